@@ -1,0 +1,106 @@
+import "@babylonjs/core/Culling/ray"; // scene.pick, used by pointer events
+import { Engine } from "@babylonjs/core/Engines/engine";
+import { SetMissingSideEffectWarningsEnabled } from "@babylonjs/core/Misc/devTools";
+import "@babylonjs/core/Physics/joinedPhysicsEngineComponent"; // without these two, scene.enablePhysics does nothing
+import "@babylonjs/core/Physics/v2/physicsEngineComponent";
+import { Scene } from "@babylonjs/core/scene";
+import HavokPhysics from "@babylonjs/havok";
+import type { Demo, DemoHandle } from "./demos/demo";
+import { hangingCloth } from "./demos/hangingCloth";
+
+/** The page's state, exposed as `window.__playground` for the browser tests and the devtools console. */
+export interface Playground {
+    readonly engine: Engine;
+    /** Every registered demo, in picker order. */
+    readonly demos: readonly Pick<Demo, "id" | "title">[];
+    /** The current demo's scene; undefined while a demo is being built. */
+    scene: Scene | undefined;
+    /** The current demo; undefined while a demo is being built. */
+    demo: { id: string; title: string; handle: DemoHandle } | undefined;
+    /** Settles when the most recently requested demo is built (or rejects with its error). */
+    ready: Promise<void>;
+}
+
+declare global {
+    interface Window {
+        __playground: Playground;
+    }
+}
+
+const demos: readonly Demo[] = [hangingCloth];
+const defaultDemo = hangingCloth;
+
+// Deep imports fail silently when a side-effect import is missing; make that loud (the e2e tests flag it).
+// Scene.getBoundingBoxRenderer / getOutlineRenderer warn anyway: Babylon's render loop probes them, nothing is missing.
+SetMissingSideEffectWarningsEnabled(true);
+
+const canvas = document.getElementById("render-canvas") as HTMLCanvasElement;
+const picker = document.getElementById("demo-picker") as HTMLSelectElement;
+const figuresPanel = document.getElementById("figures") as HTMLElement;
+
+// preserveDrawingBuffer lets tests read the canvas back after the frame is presented.
+const engine = new Engine(canvas, true, { preserveDrawingBuffer: true });
+const havokReady = HavokPhysics();
+
+const playground: Playground = {
+    engine,
+    demos: demos.map(({ id, title }) => ({ id, title })),
+    scene: undefined,
+    demo: undefined,
+    ready: Promise.resolve(),
+};
+window.__playground = playground;
+
+function demoFromHash(): Demo {
+    const id = decodeURIComponent(location.hash.slice(1));
+    return demos.find((d) => d.id === id) ?? defaultDemo;
+}
+
+async function load(demo: Demo): Promise<void> {
+    const { scene: previous, demo: previousDemo } = playground;
+    playground.scene = undefined;
+    playground.demo = undefined;
+    previousDemo?.handle.dispose();
+    previous?.dispose();
+
+    const scene = new Scene(engine);
+    const handle = await demo.create(scene, await havokReady);
+    playground.scene = scene;
+    playground.demo = { id: demo.id, title: demo.title, handle };
+    picker.value = demo.id;
+    // Unknown or empty hashes show the default demo; make the URL say so (replaceState fires no hashchange).
+    if (location.hash !== `#${demo.id}`) history.replaceState(null, "", `#${demo.id}`);
+    document.title = `${demo.title} · babylon-xpbd`;
+}
+
+/** Loads are chained so a quick series of hash changes never builds two scenes at once. */
+function requestDemo(demo: Demo): void {
+    playground.ready = playground.ready.catch(() => undefined).then(() => load(demo));
+    playground.ready.catch((error: unknown) => console.error(`Demo "${demo.id}" failed to load:`, error));
+}
+
+function showFigures(): void {
+    const handle = playground.demo?.handle;
+    if (!handle) return;
+    const figures = { fps: engine.getFps().toFixed(0), ...handle.figures() };
+    figuresPanel.replaceChildren(
+        ...Object.entries(figures).flatMap(([label, value]) => {
+            const key = document.createElement("span");
+            key.textContent = label;
+            const val = document.createElement("span");
+            val.textContent = String(value);
+            return [key, val];
+        }),
+    );
+}
+
+picker.replaceChildren(...demos.map(({ id, title }) => new Option(title, id)));
+picker.addEventListener("change", () => {
+    location.hash = picker.value;
+});
+window.addEventListener("hashchange", () => requestDemo(demoFromHash()));
+window.addEventListener("resize", () => engine.resize());
+
+requestDemo(demoFromHash());
+engine.runRenderLoop(() => playground.scene?.render());
+setInterval(showFigures, 250);

@@ -1,0 +1,197 @@
+/**
+ * Dihedral-angle bending: for the hinge `c–d` shared by triangles `(a, c, d)` and `(b, d, c)`, `C = θ − θ₀` where θ
+ * is the signed angle between the two triangle normals about the hinge, measured with `atan2` so it is defined and
+ * smooth through flat (θ = 0) and well-behaved up to a full fold (θ = ±π). The gradients are the closed-form ones
+ * of the dihedral angle (they depend only on the hinge length and the two triangle normals and heights), which stay
+ * bounded as long as neither triangle degenerates; degenerate configurations are skipped for that sweep.
+ */
+export class BendConstraints {
+    /** Four particle indices per element: wings `a`, `b`, hinge `c`, `d`. */
+    public readonly indices: Int32Array;
+    /** Rest dihedral angles (radians). */
+    public readonly restAngles: Float64Array;
+    /** Lagrange multipliers of the current substep. */
+    public readonly lambdas: Float64Array;
+    /** XPBD compliance α (rad/(N·m)); 0 is rigid. */
+    public compliance: number;
+    /** Whether the solver projects these constraints. */
+    public enabled = true;
+
+    /**
+     * @param indices four indices per element
+     * @param positions rest positions
+     * @param compliance initial compliance
+     */
+    public constructor(indices: Int32Array, positions: Float64Array, compliance: number) {
+        const count = indices.length >> 2;
+        this.indices = indices;
+        this.restAngles = new Float64Array(count);
+        this.lambdas = new Float64Array(count);
+        this.compliance = compliance;
+        for (let e = 0; e < count; e++) {
+            const angle = dihedralAngle(positions, indices[4 * e], indices[4 * e + 1], indices[4 * e + 2], indices[4 * e + 3]);
+            if (Number.isNaN(angle)) {
+                throw new Error(
+                    `bend element ${e} (particles ${indices[4 * e]}, ${indices[4 * e + 1]}, ${indices[4 * e + 2]}, ` +
+                        `${indices[4 * e + 3]}) has a degenerate triangle`,
+                );
+            }
+            this.restAngles[e] = angle;
+        }
+    }
+
+    /** Number of elements. */
+    public get count(): number {
+        return this.restAngles.length;
+    }
+
+    /** One Gauss–Seidel sweep with `alphaTilde = compliance / h²`. */
+    public project(x: Float64Array, invMass: Float64Array, alphaTilde: number): void {
+        const indices = this.indices;
+        const restAngles = this.restAngles;
+        const lambdas = this.lambdas;
+        const count = restAngles.length;
+        for (let e = 0; e < count; e++) {
+            const ia = indices[4 * e];
+            const ib = indices[4 * e + 1];
+            const ic = indices[4 * e + 2];
+            const id = indices[4 * e + 3];
+            const wa = invMass[ia];
+            const wb = invMass[ib];
+            const wc = invMass[ic];
+            const wd = invMass[id];
+            if (wa + wb + wc + wd === 0) {
+                continue;
+            }
+            const angle = hingeGeometry(x, ia, ib, ic, id, hinge);
+            if (Number.isNaN(angle)) {
+                continue;
+            }
+            let error = angle - restAngles[e];
+            if (error > Math.PI) {
+                error -= 2 * Math.PI;
+            } else if (error < -Math.PI) {
+                error += 2 * Math.PI;
+            }
+            const n1x = hinge[0];
+            const n1y = hinge[1];
+            const n1z = hinge[2];
+            const n2x = hinge[3];
+            const n2y = hinge[4];
+            const n2z = hinge[5];
+            const ex = hinge[6];
+            const ey = hinge[7];
+            const ez = hinge[8];
+            const eLen2 = ex * ex + ey * ey + ez * ez;
+            const eLen = Math.sqrt(eLen2);
+            const n1Len2 = n1x * n1x + n1y * n1y + n1z * n1z;
+            const n2Len2 = n2x * n2x + n2y * n2y + n2z * n2z;
+            const a = ia * 3;
+            const b = ib * 3;
+            const c = ic * 3;
+            const d = id * 3;
+            // ∂θ/∂a = −|e| n₁/|n₁|², ∂θ/∂b = −|e| n₂/|n₂|²; the hinge gradients split the rest by the wings'
+            // projections onto the hinge, so that the four gradients sum to zero (translation invariance).
+            const k1 = eLen / n1Len2;
+            const k2 = eLen / n2Len2;
+            const gax = -k1 * n1x;
+            const gay = -k1 * n1y;
+            const gaz = -k1 * n1z;
+            const gbx = -k2 * n2x;
+            const gby = -k2 * n2y;
+            const gbz = -k2 * n2z;
+            // Fractions of the wing vertices' projections along the hinge, measured from c.
+            const s1 = ((x[a] - x[c]) * ex + (x[a + 1] - x[c + 1]) * ey + (x[a + 2] - x[c + 2]) * ez) / eLen2;
+            const s2 = ((x[b] - x[c]) * ex + (x[b + 1] - x[c + 1]) * ey + (x[b + 2] - x[c + 2]) * ez) / eLen2;
+            const gdx = -(s1 * gax + s2 * gbx);
+            const gdy = -(s1 * gay + s2 * gby);
+            const gdz = -(s1 * gaz + s2 * gbz);
+            const gcx = -(gax + gbx + gdx);
+            const gcy = -(gay + gby + gdy);
+            const gcz = -(gaz + gbz + gdz);
+            const denominator =
+                wa * (gax * gax + gay * gay + gaz * gaz) +
+                wb * (gbx * gbx + gby * gby + gbz * gbz) +
+                wc * (gcx * gcx + gcy * gcy + gcz * gcz) +
+                wd * (gdx * gdx + gdy * gdy + gdz * gdz) +
+                alphaTilde;
+            if (denominator < 1e-30) {
+                continue;
+            }
+            const dLambda = (-error - alphaTilde * lambdas[e]) / denominator;
+            lambdas[e] += dLambda;
+            x[a] += wa * dLambda * gax;
+            x[a + 1] += wa * dLambda * gay;
+            x[a + 2] += wa * dLambda * gaz;
+            x[b] += wb * dLambda * gbx;
+            x[b + 1] += wb * dLambda * gby;
+            x[b + 2] += wb * dLambda * gbz;
+            x[c] += wc * dLambda * gcx;
+            x[c + 1] += wc * dLambda * gcy;
+            x[c + 2] += wc * dLambda * gcz;
+            x[d] += wd * dLambda * gdx;
+            x[d + 1] += wd * dLambda * gdy;
+            x[d + 2] += wd * dLambda * gdz;
+        }
+    }
+}
+
+/** Scratch for {@link hingeGeometry}: n₁ (0–2), n₂ (3–5), hinge e (6–8). One per module: the solver is single-threaded. */
+const hinge = new Float64Array(9);
+
+/**
+ * The signed dihedral angle (radians, in (−π, π]) of the bend element `a, b, c, d` (see {@link BendConstraints}),
+ * or NaN when a triangle is degenerate.
+ */
+export function dihedralAngle(x: ArrayLike<number>, ia: number, ib: number, ic: number, id: number): number {
+    return hingeGeometry(x, ia, ib, ic, id, hinge);
+}
+
+/** Writes the two unnormalised triangle normals and the hinge vector into `out` and returns the dihedral angle. */
+function hingeGeometry(x: ArrayLike<number>, ia: number, ib: number, ic: number, id: number, out: Float64Array): number {
+    const a = ia * 3;
+    const b = ib * 3;
+    const c = ic * 3;
+    const d = id * 3;
+    const ex = x[d] - x[c];
+    const ey = x[d + 1] - x[c + 1];
+    const ez = x[d + 2] - x[c + 2];
+    const acx = x[c] - x[a];
+    const acy = x[c + 1] - x[a + 1];
+    const acz = x[c + 2] - x[a + 2];
+    const adx = x[d] - x[a];
+    const ady = x[d + 1] - x[a + 1];
+    const adz = x[d + 2] - x[a + 2];
+    const n1x = acy * adz - acz * ady;
+    const n1y = acz * adx - acx * adz;
+    const n1z = acx * ady - acy * adx;
+    const bdx = x[d] - x[b];
+    const bdy = x[d + 1] - x[b + 1];
+    const bdz = x[d + 2] - x[b + 2];
+    const bcx = x[c] - x[b];
+    const bcy = x[c + 1] - x[b + 1];
+    const bcz = x[c + 2] - x[b + 2];
+    const n2x = bdy * bcz - bdz * bcy;
+    const n2y = bdz * bcx - bdx * bcz;
+    const n2z = bdx * bcy - bdy * bcx;
+    out[0] = n1x;
+    out[1] = n1y;
+    out[2] = n1z;
+    out[3] = n2x;
+    out[4] = n2y;
+    out[5] = n2z;
+    out[6] = ex;
+    out[7] = ey;
+    out[8] = ez;
+    const eLen2 = ex * ex + ey * ey + ez * ez;
+    const n1Len2 = n1x * n1x + n1y * n1y + n1z * n1z;
+    const n2Len2 = n2x * n2x + n2y * n2y + n2z * n2z;
+    // Relative thresholds: a triangle whose area is ~1e-12 of its hinge length squared has no defined normal.
+    if (eLen2 < 1e-20 || n1Len2 < 1e-24 * eLen2 * eLen2 || n2Len2 < 1e-24 * eLen2 * eLen2) {
+        return NaN;
+    }
+    const crossX = n1y * n2z - n1z * n2y;
+    const crossY = n1z * n2x - n1x * n2z;
+    const crossZ = n1x * n2y - n1y * n2x;
+    return Math.atan2((crossX * ex + crossY * ey + crossZ * ez) / Math.sqrt(eLen2), n1x * n2x + n1y * n2y + n1z * n2z);
+}

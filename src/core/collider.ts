@@ -1,0 +1,300 @@
+import { ColliderShape, matrixFromQuaternion } from "./colliderShape.js";
+import type { ColliderShapeDescriptor } from "./colliderShapeDescriptor.js";
+
+/** How a collider moves during a step. */
+export enum ColliderMotion {
+    /** Never moves. */
+    Static = 0,
+    /** Moves with its given velocities (an animated body); soft bodies cannot push it. */
+    Kinematic = 1,
+    /** Has mass and inertia: contacts change its velocity inside the step and add to its impulse accumulator. */
+    Dynamic = 2,
+}
+
+/** Options of a {@link Collider}; every field has a default. */
+export interface ColliderOptions {
+    /** Default {@link ColliderMotion.Static}. */
+    motion?: ColliderMotion;
+    /** Mass in kg (dynamic only). Default 1. */
+    mass?: number;
+    /** Principal moments of inertia in kg·m² (dynamic only). Default: those of a unit sphere of `mass`. */
+    inertia?: readonly [number, number, number];
+    /** Orientation of the principal axes in the collider frame, `[x, y, z, w]`. Default identity. */
+    inertiaRotation?: readonly [number, number, number, number];
+    /** Centre of mass in the collider frame. Default the origin. */
+    centerOfMass?: readonly [number, number, number];
+    /** Friction coefficient of the surface, combined with a soft body's by geometric mean. Default 0.5. */
+    friction?: number;
+    /** Restitution of the surface, combined with a soft body's by maximum. Default 0. */
+    restitution?: number;
+    /** Collision groups this collider belongs to (bit mask). Default 1. */
+    membership?: number;
+    /** Groups this collider collides with (bit mask). Default all. */
+    collideWith?: number;
+}
+
+/**
+ * A rigid body as the soft-body solver sees it: one or more shapes in a local frame, a pose, velocities and (when
+ * dynamic) mass properties. The host (e.g. the Havok bridge) sets the pose and velocities before each step and
+ * reads the impulse accumulator after it; standing alone, the collider keeps the pose and velocity it ends the step
+ * with (no gravity: forces on rigid bodies are the host's business).
+ */
+export class Collider {
+    /** Compiled shapes in the collider frame. */
+    public readonly shapes: readonly ColliderShape[];
+    /** How the collider moves. */
+    public motion: ColliderMotion;
+    /** Mass in kg (dynamic). */
+    public mass: number;
+    /** Principal moments of inertia (kg·m²). */
+    public readonly inertia = new Float64Array(3);
+    /** Principal axes orientation in the collider frame. */
+    public readonly inertiaRotation = new Float64Array([0, 0, 0, 1]);
+    /** Centre of mass in the collider frame. */
+    public readonly centerOfMass = new Float64Array(3);
+    /** Surface friction coefficient. */
+    public friction: number;
+    /** Surface restitution. */
+    public restitution: number;
+    /** Collision groups this collider belongs to. */
+    public membership: number;
+    /** Collision groups this collider collides with. */
+    public collideWith: number;
+    /** World position of the collider frame's origin. */
+    public readonly position = new Float64Array(3);
+    /** World rotation of the collider frame, `[x, y, z, w]`. */
+    public readonly rotation = new Float64Array([0, 0, 0, 1]);
+    /** Linear velocity of the centre of mass (m/s). */
+    public readonly linearVelocity = new Float64Array(3);
+    /** Angular velocity (rad/s, world). */
+    public readonly angularVelocity = new Float64Array(3);
+    /** Total linear impulse the soft bodies put on this collider during the last step (N·s). */
+    public readonly impulse = new Float64Array(3);
+    /** Total angular impulse about the centre of mass during the last step (N·m·s). */
+    public readonly angularImpulse = new Float64Array(3);
+    /** Impulse-weighted centroid of the contacts of the last step (world); valid when {@link impulse} is not zero. */
+    public readonly impulsePoint = new Float64Array(3);
+    /** Host data: whatever the host needs to find its own body again. */
+    public userData: unknown = null;
+
+    /** Row-major world rotation, kept in sync with {@link rotation} by the solver. @internal */
+    public readonly _matrix = new Float64Array(9);
+    /** World centre of mass. @internal */
+    public readonly _com = new Float64Array(3);
+    /** World inverse inertia tensor (row-major). @internal */
+    public readonly _invInertia = new Float64Array(9);
+    /** Sum of |j| over contacts, for the impulse point. @internal */
+    public _impulseWeight = 0;
+
+    /**
+     * @param shapes one or more shape descriptors in the collider frame
+     * @param options motion, mass properties, surface and filtering; see {@link ColliderOptions}
+     */
+    public constructor(shapes: readonly ColliderShapeDescriptor[], options: ColliderOptions = {}) {
+        if (shapes.length === 0) {
+            throw new Error("a collider needs at least one shape");
+        }
+        this.shapes = shapes.map((s) => new ColliderShape(s));
+        this.motion = options.motion ?? ColliderMotion.Static;
+        this.mass = options.mass ?? 1;
+        if (this.motion === ColliderMotion.Dynamic && !(this.mass > 0 && Number.isFinite(this.mass))) {
+            throw new Error(`a dynamic collider needs a positive finite mass, got ${this.mass}`);
+        }
+        const sphereInertia = 0.4 * this.mass;
+        this.inertia.set(options.inertia ?? [sphereInertia, sphereInertia, sphereInertia]);
+        if (this.motion === ColliderMotion.Dynamic && !(this.inertia[0] > 0 && this.inertia[1] > 0 && this.inertia[2] > 0)) {
+            throw new Error(`a dynamic collider needs positive moments of inertia, got ${Array.from(this.inertia).join(", ")}`);
+        }
+        this.inertiaRotation.set(options.inertiaRotation ?? [0, 0, 0, 1]);
+        this.centerOfMass.set(options.centerOfMass ?? [0, 0, 0]);
+        this.friction = options.friction ?? 0.5;
+        this.restitution = options.restitution ?? 0;
+        this.membership = options.membership ?? 1;
+        this.collideWith = options.collideWith ?? 0xffffffff;
+        this.syncPose();
+    }
+
+    /** Sets the world pose (origin and rotation `[x, y, z, w]`). */
+    public setPose(x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number): void {
+        this.position[0] = x;
+        this.position[1] = y;
+        this.position[2] = z;
+        this.rotation[0] = qx;
+        this.rotation[1] = qy;
+        this.rotation[2] = qz;
+        this.rotation[3] = qw;
+        this.syncPose();
+    }
+
+    /** Sets the linear velocity of the centre of mass and the angular velocity (world). */
+    public setVelocity(vx: number, vy: number, vz: number, wx: number, wy: number, wz: number): void {
+        this.linearVelocity[0] = vx;
+        this.linearVelocity[1] = vy;
+        this.linearVelocity[2] = vz;
+        this.angularVelocity[0] = wx;
+        this.angularVelocity[1] = wy;
+        this.angularVelocity[2] = wz;
+    }
+
+    /** Recomputes the derived world quantities after {@link position} or {@link rotation} were written directly. */
+    public syncPose(): void {
+        matrixFromQuaternion(this.rotation, this._matrix);
+        const m = this._matrix;
+        const c = this.centerOfMass;
+        this._com[0] = this.position[0] + m[0] * c[0] + m[1] * c[1] + m[2] * c[2];
+        this._com[1] = this.position[1] + m[3] * c[0] + m[4] * c[1] + m[5] * c[2];
+        this._com[2] = this.position[2] + m[6] * c[0] + m[7] * c[1] + m[8] * c[2];
+        this._updateInverseInertia();
+    }
+
+    /** Velocity of the material point at world `(x, y, z)` into `out`. */
+    public pointVelocity(x: number, y: number, z: number, out: Float64Array): void {
+        const w = this.angularVelocity;
+        const rx = x - this._com[0];
+        const ry = y - this._com[1];
+        const rz = z - this._com[2];
+        out[0] = this.linearVelocity[0] + w[1] * rz - w[2] * ry;
+        out[1] = this.linearVelocity[1] + w[2] * rx - w[0] * rz;
+        out[2] = this.linearVelocity[2] + w[0] * ry - w[1] * rx;
+    }
+
+    /** Clears the impulse accumulator; the solver calls it at the start of each step. */
+    public resetImpulse(): void {
+        this.impulse.fill(0);
+        this.angularImpulse.fill(0);
+        this.impulsePoint.fill(0);
+        this._impulseWeight = 0;
+    }
+
+    /**
+     * Advances a moving collider by `h` seconds with its velocities (rotation about the centre of mass).
+     * @internal solver use
+     */
+    public _integrate(h: number): void {
+        const v = this.linearVelocity;
+        const w = this.angularVelocity;
+        this._com[0] += v[0] * h;
+        this._com[1] += v[1] * h;
+        this._com[2] += v[2] * h;
+        const q = this.rotation;
+        const hx = 0.5 * h * w[0];
+        const hy = 0.5 * h * w[1];
+        const hz = 0.5 * h * w[2];
+        // q += ½h (ω, 0) ⊗ q, then normalise.
+        const qx = q[0] + hx * q[3] + hy * q[2] - hz * q[1];
+        const qy = q[1] + hy * q[3] + hz * q[0] - hx * q[2];
+        const qz = q[2] + hz * q[3] + hx * q[1] - hy * q[0];
+        const qw = q[3] - hx * q[0] - hy * q[1] - hz * q[2];
+        const length = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+        q[0] = qx / length;
+        q[1] = qy / length;
+        q[2] = qz / length;
+        q[3] = qw / length;
+        matrixFromQuaternion(q, this._matrix);
+        const m = this._matrix;
+        const c = this.centerOfMass;
+        this.position[0] = this._com[0] - (m[0] * c[0] + m[1] * c[1] + m[2] * c[2]);
+        this.position[1] = this._com[1] - (m[3] * c[0] + m[4] * c[1] + m[5] * c[2]);
+        this.position[2] = this._com[2] - (m[6] * c[0] + m[7] * c[1] + m[8] * c[2]);
+        if (this.motion === ColliderMotion.Dynamic) {
+            this._updateInverseInertia();
+        }
+    }
+
+    /**
+     * Generalised inverse mass of the body for a unit push along `n` at world point `p`: `1/M + (r × n)·I⁻¹(r × n)`.
+     * @internal solver use
+     */
+    public _inverseMassAt(px: number, py: number, pz: number, nx: number, ny: number, nz: number): number {
+        const rx = px - this._com[0];
+        const ry = py - this._com[1];
+        const rz = pz - this._com[2];
+        const cx = ry * nz - rz * ny;
+        const cy = rz * nx - rx * nz;
+        const cz = rx * ny - ry * nx;
+        const i = this._invInertia;
+        return (
+            1 / this.mass +
+            cx * (i[0] * cx + i[1] * cy + i[2] * cz) +
+            cy * (i[3] * cx + i[4] * cy + i[5] * cz) +
+            cz * (i[6] * cx + i[7] * cy + i[8] * cz)
+        );
+    }
+
+    /**
+     * Applies the impulse `j` at world point `p` inside the step: velocities change at once, the position follows
+     * by `j·h/M` (so later contacts in the same substep see the body where it is), and the accumulator records it.
+     * @internal solver use
+     */
+    public _applyImpulse(jx: number, jy: number, jz: number, px: number, py: number, pz: number, h: number): void {
+        const rx = px - this._com[0];
+        const ry = py - this._com[1];
+        const rz = pz - this._com[2];
+        const tx = ry * jz - rz * jy;
+        const ty = rz * jx - rx * jz;
+        const tz = rx * jy - ry * jx;
+        const i = this._invInertia;
+        this.angularVelocity[0] += i[0] * tx + i[1] * ty + i[2] * tz;
+        this.angularVelocity[1] += i[3] * tx + i[4] * ty + i[5] * tz;
+        this.angularVelocity[2] += i[6] * tx + i[7] * ty + i[8] * tz;
+        const invMass = 1 / this.mass;
+        for (let axis = 0; axis < 3; axis++) {
+            const dv = (axis === 0 ? jx : axis === 1 ? jy : jz) * invMass;
+            this.linearVelocity[axis] += dv;
+            this._com[axis] += dv * h;
+            this.position[axis] += dv * h;
+        }
+        this.recordImpulse(jx, jy, jz, px, py, pz);
+    }
+
+    /** Adds an impulse to the accumulator only (used for static and kinematic supports, whose motion is given). */
+    public recordImpulse(jx: number, jy: number, jz: number, px: number, py: number, pz: number): void {
+        this.impulse[0] += jx;
+        this.impulse[1] += jy;
+        this.impulse[2] += jz;
+        const rx = px - this._com[0];
+        const ry = py - this._com[1];
+        const rz = pz - this._com[2];
+        this.angularImpulse[0] += ry * jz - rz * jy;
+        this.angularImpulse[1] += rz * jx - rx * jz;
+        this.angularImpulse[2] += rx * jy - ry * jx;
+        const weight = Math.sqrt(jx * jx + jy * jy + jz * jz);
+        const total = this._impulseWeight + weight;
+        if (total > 0) {
+            const f = weight / total;
+            this.impulsePoint[0] += (px - this.impulsePoint[0]) * f;
+            this.impulsePoint[1] += (py - this.impulsePoint[1]) * f;
+            this.impulsePoint[2] += (pz - this.impulsePoint[2]) * f;
+        }
+        this._impulseWeight = total;
+    }
+
+    private _updateInverseInertia(): void {
+        if (this.motion !== ColliderMotion.Dynamic) {
+            this._invInertia.fill(0);
+            return;
+        }
+        // R = world rotation × principal axes; I⁻¹_world = R diag(1/I) Rᵀ.
+        const m = this._matrix;
+        const p = principal;
+        matrixFromQuaternion(this.inertiaRotation, p);
+        for (let r = 0; r < 3; r++) {
+            for (let c = 0; c < 3; c++) {
+                combined[r * 3 + c] = m[r * 3] * p[c] + m[r * 3 + 1] * p[3 + c] + m[r * 3 + 2] * p[6 + c];
+            }
+        }
+        const i = this._invInertia;
+        for (let r = 0; r < 3; r++) {
+            for (let c = 0; c < 3; c++) {
+                let sum = 0;
+                for (let k = 0; k < 3; k++) {
+                    sum += (combined[r * 3 + k] * combined[c * 3 + k]) / this.inertia[k];
+                }
+                i[r * 3 + c] = sum;
+            }
+        }
+    }
+}
+
+const principal = new Float64Array(9);
+const combined = new Float64Array(9);

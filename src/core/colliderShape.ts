@@ -1,0 +1,413 @@
+import type { ColliderShapeDescriptor, QuaternionTuple, Vector3Tuple } from "./colliderShapeDescriptor.js";
+import { TriangleMeshShape } from "./triangleMeshShape.js";
+
+/** Shape kinds understood by the narrow phase. */
+export enum ColliderShapeKind {
+    Plane = 0,
+    Sphere = 1,
+    Box = 2,
+    Capsule = 3,
+    Cylinder = 4,
+    ConvexHull = 5,
+    Mesh = 6,
+}
+
+/**
+ * One compiled collider shape: the descriptor turned into flat numbers the narrow phase reads, in the collider's
+ * local frame. {@link ColliderShape.query} answers "how far is this point from the surface, and which way is out".
+ */
+export class ColliderShape {
+    /** The shape kind. */
+    public readonly kind: ColliderShapeKind;
+    /** Local axis-aligned bounds in the collider frame (min xyz, max xyz); infinite for planes. */
+    public readonly bounds = new Float64Array(6);
+    /** Plane normal / box half extents / segment point A (kind-dependent). */
+    private readonly _a = new Float64Array(3);
+    /** Segment point B (capsule, cylinder). */
+    private readonly _b = new Float64Array(3);
+    /** Radius (sphere, capsule, cylinder) or plane offset. */
+    private _radius = 0;
+    /** Box frame: centre and rotation (row-major 3×3, box → collider). */
+    private readonly _center = new Float64Array(3);
+    private readonly _rotation = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+    /** Convex hull face planes: nx, ny, nz, offset per plane (outward normals). */
+    private _planes: Float64Array = new Float64Array(0);
+    private _mesh: TriangleMeshShape | null = null;
+
+    /** Compiles a descriptor; throws on invalid parameters, naming them. */
+    public constructor(descriptor: ColliderShapeDescriptor) {
+        const b = this.bounds;
+        switch (descriptor.kind) {
+            case "plane": {
+                this.kind = ColliderShapeKind.Plane;
+                const [nx, ny, nz] = finiteVector(descriptor.normal, "plane normal");
+                const length = Math.hypot(nx, ny, nz);
+                if (!(length > 0)) {
+                    throw new Error("plane normal must not be zero");
+                }
+                this._a.set([nx / length, ny / length, nz / length]);
+                this._radius = finite(descriptor.offset, "plane offset") / length;
+                b.set([-Infinity, -Infinity, -Infinity, Infinity, Infinity, Infinity]);
+                break;
+            }
+            case "sphere": {
+                this.kind = ColliderShapeKind.Sphere;
+                const radius = positive(descriptor.radius, "sphere radius");
+                const c = finiteVector(descriptor.center, "sphere center");
+                this._center.set(c);
+                this._radius = radius;
+                b.set([c[0] - radius, c[1] - radius, c[2] - radius, c[0] + radius, c[1] + radius, c[2] + radius]);
+                break;
+            }
+            case "box": {
+                this.kind = ColliderShapeKind.Box;
+                const h = finiteVector(descriptor.halfExtents, "box half extents");
+                if (!(h[0] > 0 && h[1] > 0 && h[2] > 0)) {
+                    throw new Error(`box half extents must be positive, got ${h.join(", ")}`);
+                }
+                this._a.set(h);
+                this._center.set(finiteVector(descriptor.center, "box center"));
+                matrixFromQuaternion(descriptor.rotation ?? [0, 0, 0, 1], this._rotation);
+                const r = this._rotation;
+                for (let axis = 0; axis < 3; axis++) {
+                    const extent = Math.abs(r[axis * 3]) * h[0] + Math.abs(r[axis * 3 + 1]) * h[1] + Math.abs(r[axis * 3 + 2]) * h[2];
+                    b[axis] = this._center[axis] - extent;
+                    b[axis + 3] = this._center[axis] + extent;
+                }
+                break;
+            }
+            case "capsule":
+            case "cylinder": {
+                this.kind = descriptor.kind === "capsule" ? ColliderShapeKind.Capsule : ColliderShapeKind.Cylinder;
+                const radius = positive(descriptor.radius, `${descriptor.kind} radius`);
+                const pa = finiteVector(descriptor.pointA, `${descriptor.kind} pointA`);
+                const pb = finiteVector(descriptor.pointB, `${descriptor.kind} pointB`);
+                if (this.kind === ColliderShapeKind.Cylinder && !(Math.hypot(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]) > 0)) {
+                    throw new Error("cylinder pointA and pointB must differ");
+                }
+                this._a.set(pa);
+                this._b.set(pb);
+                this._radius = radius;
+                for (let axis = 0; axis < 3; axis++) {
+                    b[axis] = Math.min(pa[axis], pb[axis]) - radius;
+                    b[axis + 3] = Math.max(pa[axis], pb[axis]) + radius;
+                }
+                break;
+            }
+            case "convexHull": {
+                this.kind = ColliderShapeKind.ConvexHull;
+                this._planes = convexPlanes(descriptor.positions, descriptor.indices);
+                pointBounds(descriptor.positions, b);
+                break;
+            }
+            case "mesh": {
+                this.kind = ColliderShapeKind.Mesh;
+                this._mesh = new TriangleMeshShape(descriptor.positions, descriptor.indices);
+                pointBounds(descriptor.positions, b);
+                break;
+            }
+            default:
+                throw new Error(`unknown collider shape kind ${(descriptor as { kind: string }).kind}`);
+        }
+    }
+
+    /**
+     * Signed distance from the point `(px, py, pz)` (collider frame) to the surface, negative inside, and the outward
+     * unit normal at the closest feature, written to `out[0..2]`. `reach` bounds the search for meshes: points
+     * farther than `reach` from a mesh may report `Infinity`.
+     */
+    public query(px: number, py: number, pz: number, reach: number, out: Float64Array): number {
+        switch (this.kind) {
+            case ColliderShapeKind.Plane: {
+                const a = this._a;
+                out[0] = a[0];
+                out[1] = a[1];
+                out[2] = a[2];
+                return a[0] * px + a[1] * py + a[2] * pz - this._radius;
+            }
+            case ColliderShapeKind.Sphere:
+                return sphereDistance(px - this._center[0], py - this._center[1], pz - this._center[2], this._radius, out);
+            case ColliderShapeKind.Box:
+                return this._boxDistance(px, py, pz, out);
+            case ColliderShapeKind.Capsule:
+                return this._capsuleDistance(px, py, pz, out);
+            case ColliderShapeKind.Cylinder:
+                return this._cylinderDistance(px, py, pz, out);
+            case ColliderShapeKind.ConvexHull:
+                return this._convexDistance(px, py, pz, out);
+            default:
+                return (this._mesh as TriangleMeshShape).query(px, py, pz, reach, out);
+        }
+    }
+
+    private _boxDistance(px: number, py: number, pz: number, out: Float64Array): number {
+        const r = this._rotation;
+        const c = this._center;
+        const h = this._a;
+        const dx = px - c[0];
+        const dy = py - c[1];
+        const dz = pz - c[2];
+        // Into the box frame (transpose of box → collider).
+        const lx = r[0] * dx + r[3] * dy + r[6] * dz;
+        const ly = r[1] * dx + r[4] * dy + r[7] * dz;
+        const lz = r[2] * dx + r[5] * dy + r[8] * dz;
+        const qx = Math.abs(lx) - h[0];
+        const qy = Math.abs(ly) - h[1];
+        const qz = Math.abs(lz) - h[2];
+        let nx: number;
+        let ny: number;
+        let nz: number;
+        let distance: number;
+        if (qx > 0 || qy > 0 || qz > 0) {
+            const ox = qx > 0 ? qx : 0;
+            const oy = qy > 0 ? qy : 0;
+            const oz = qz > 0 ? qz : 0;
+            distance = Math.sqrt(ox * ox + oy * oy + oz * oz);
+            nx = (lx < 0 ? -ox : ox) / distance;
+            ny = (ly < 0 ? -oy : oy) / distance;
+            nz = (lz < 0 ? -oz : oz) / distance;
+        } else if (qx >= qy && qx >= qz) {
+            distance = qx;
+            nx = lx < 0 ? -1 : 1;
+            ny = 0;
+            nz = 0;
+        } else if (qy >= qz) {
+            distance = qy;
+            nx = 0;
+            ny = ly < 0 ? -1 : 1;
+            nz = 0;
+        } else {
+            distance = qz;
+            nx = 0;
+            ny = 0;
+            nz = lz < 0 ? -1 : 1;
+        }
+        out[0] = r[0] * nx + r[1] * ny + r[2] * nz;
+        out[1] = r[3] * nx + r[4] * ny + r[5] * nz;
+        out[2] = r[6] * nx + r[7] * ny + r[8] * nz;
+        return distance;
+    }
+
+    private _capsuleDistance(px: number, py: number, pz: number, out: Float64Array): number {
+        const a = this._a;
+        const b = this._b;
+        const abx = b[0] - a[0];
+        const aby = b[1] - a[1];
+        const abz = b[2] - a[2];
+        const length2 = abx * abx + aby * aby + abz * abz;
+        let t = length2 > 0 ? ((px - a[0]) * abx + (py - a[1]) * aby + (pz - a[2]) * abz) / length2 : 0;
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        return sphereDistance(px - (a[0] + abx * t), py - (a[1] + aby * t), pz - (a[2] + abz * t), this._radius, out);
+    }
+
+    private _cylinderDistance(px: number, py: number, pz: number, out: Float64Array): number {
+        const a = this._a;
+        const b = this._b;
+        let ux = b[0] - a[0];
+        let uy = b[1] - a[1];
+        let uz = b[2] - a[2];
+        const length = Math.sqrt(ux * ux + uy * uy + uz * uz);
+        ux /= length;
+        uy /= length;
+        uz /= length;
+        const rx0 = px - a[0];
+        const ry0 = py - a[1];
+        const rz0 = pz - a[2];
+        const along = rx0 * ux + ry0 * uy + rz0 * uz;
+        const axial = along - length / 2;
+        let rx = rx0 - along * ux;
+        let ry = ry0 - along * uy;
+        let rz = rz0 - along * uz;
+        const radial = Math.sqrt(rx * rx + ry * ry + rz * rz);
+        if (radial > 1e-12) {
+            rx /= radial;
+            ry /= radial;
+            rz /= radial;
+        } else {
+            // On the axis: any radial direction will do; pick one perpendicular to the axis.
+            const ax = Math.abs(ux) < 0.9 ? 1 : 0;
+            const ay = ax === 1 ? 0 : 1;
+            rx = uy * 0 - uz * ay;
+            ry = uz * ax - ux * 0;
+            rz = ux * ay - uy * ax;
+            const l = Math.sqrt(rx * rx + ry * ry + rz * rz);
+            rx /= l;
+            ry /= l;
+            rz /= l;
+        }
+        const sign = axial < 0 ? -1 : 1;
+        const dr = radial - this._radius;
+        const da = Math.abs(axial) - length / 2;
+        if (dr > 0 && da > 0) {
+            const distance = Math.sqrt(dr * dr + da * da);
+            out[0] = (dr * rx + da * sign * ux) / distance;
+            out[1] = (dr * ry + da * sign * uy) / distance;
+            out[2] = (dr * rz + da * sign * uz) / distance;
+            return distance;
+        }
+        if (dr >= da) {
+            out[0] = rx;
+            out[1] = ry;
+            out[2] = rz;
+            return dr;
+        }
+        out[0] = sign * ux;
+        out[1] = sign * uy;
+        out[2] = sign * uz;
+        return da;
+    }
+
+    private _convexDistance(px: number, py: number, pz: number, out: Float64Array): number {
+        const planes = this._planes;
+        let best = -Infinity;
+        let bestPlane = 0;
+        for (let k = 0; k < planes.length; k += 4) {
+            const d = planes[k] * px + planes[k + 1] * py + planes[k + 2] * pz - planes[k + 3];
+            if (d > best) {
+                best = d;
+                bestPlane = k;
+            }
+        }
+        out[0] = planes[bestPlane];
+        out[1] = planes[bestPlane + 1];
+        out[2] = planes[bestPlane + 2];
+        return best;
+    }
+}
+
+/** Distance to a sphere of `radius` at the origin from the offset `(dx, dy, dz)`, normal into `out`. */
+function sphereDistance(dx: number, dy: number, dz: number, radius: number, out: Float64Array): number {
+    const length = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    if (length > 1e-12) {
+        out[0] = dx / length;
+        out[1] = dy / length;
+        out[2] = dz / length;
+    } else {
+        // At the exact centre every direction is out; up is as good as any and deterministic.
+        out[0] = 0;
+        out[1] = 1;
+        out[2] = 0;
+    }
+    return length - radius;
+}
+
+/** Row-major rotation matrix of a unit quaternion `[x, y, z, w]` (normalised first). */
+export function matrixFromQuaternion(q: ArrayLike<number>, out: Float64Array): void {
+    const length = Math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    const x = q[0] / length;
+    const y = q[1] / length;
+    const z = q[2] / length;
+    const w = q[3] / length;
+    out[0] = 1 - 2 * (y * y + z * z);
+    out[1] = 2 * (x * y - z * w);
+    out[2] = 2 * (x * z + y * w);
+    out[3] = 2 * (x * y + z * w);
+    out[4] = 1 - 2 * (x * x + z * z);
+    out[5] = 2 * (y * z - x * w);
+    out[6] = 2 * (x * z - y * w);
+    out[7] = 2 * (y * z + x * w);
+    out[8] = 1 - 2 * (x * x + y * y);
+}
+
+function finite(value: number, name: string): number {
+    if (!Number.isFinite(value)) {
+        throw new Error(`${name} must be finite, got ${value}`);
+    }
+    return value;
+}
+
+function positive(value: number, name: string): number {
+    if (!(value > 0) || !Number.isFinite(value)) {
+        throw new Error(`${name} must be positive and finite, got ${value}`);
+    }
+    return value;
+}
+
+function finiteVector(v: Vector3Tuple | QuaternionTuple, name: string): [number, number, number] {
+    return [finite(v[0], `${name}.x`), finite(v[1], `${name}.y`), finite(v[2], `${name}.z`)];
+}
+
+function pointBounds(positions: ArrayLike<number>, out: Float64Array): void {
+    if (positions.length < 3 || positions.length % 3 !== 0) {
+        throw new Error(`shape positions must hold xyz triples, got ${positions.length} numbers`);
+    }
+    out.set([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+    for (let i = 0; i < positions.length; i += 3) {
+        for (let axis = 0; axis < 3; axis++) {
+            const v = finite(positions[i + axis], `shape position ${i / 3}`);
+            out[axis] = Math.min(out[axis], v);
+            out[axis + 3] = Math.max(out[axis + 3], v);
+        }
+    }
+}
+
+/**
+ * Outward face planes of a convex polyhedron given as triangles. Winding is not trusted (hosts differ): each plane
+ * is oriented so the centroid of the vertices is behind it. Near-duplicate planes (coplanar triangles) are merged.
+ */
+function convexPlanes(positions: ArrayLike<number>, indices: ArrayLike<number>): Float64Array {
+    const vertexCount = positions.length / 3;
+    if (indices.length < 12 || indices.length % 3 !== 0) {
+        throw new Error(`convex hull needs at least 4 triangles, got ${indices.length / 3}`);
+    }
+    let cx = 0;
+    let cy = 0;
+    let cz = 0;
+    for (let i = 0; i < positions.length; i += 3) {
+        cx += positions[i];
+        cy += positions[i + 1];
+        cz += positions[i + 2];
+    }
+    cx /= vertexCount;
+    cy /= vertexCount;
+    cz /= vertexCount;
+    const planes: number[] = [];
+    for (let t = 0; t < indices.length; t += 3) {
+        const ia = indices[t];
+        const ib = indices[t + 1];
+        const ic = indices[t + 2];
+        if (![ia, ib, ic].every((i) => Number.isInteger(i) && i >= 0 && i < vertexCount)) {
+            throw new Error(`convex hull triangle ${t / 3} has an index out of range [0, ${vertexCount})`);
+        }
+        const ax = positions[3 * ia];
+        const ay = positions[3 * ia + 1];
+        const az = positions[3 * ia + 2];
+        const ux = positions[3 * ib] - ax;
+        const uy = positions[3 * ib + 1] - ay;
+        const uz = positions[3 * ib + 2] - az;
+        const vx = positions[3 * ic] - ax;
+        const vy = positions[3 * ic + 1] - ay;
+        const vz = positions[3 * ic + 2] - az;
+        let nx = uy * vz - uz * vy;
+        let ny = uz * vx - ux * vz;
+        let nz = ux * vy - uy * vx;
+        const length = Math.sqrt(nx * nx + ny * ny + nz * nz);
+        if (!(length > 1e-12)) {
+            continue;
+        }
+        nx /= length;
+        ny /= length;
+        nz /= length;
+        let offset = nx * ax + ny * ay + nz * az;
+        if (nx * cx + ny * cy + nz * cz > offset) {
+            nx = -nx;
+            ny = -ny;
+            nz = -nz;
+            offset = -offset;
+        }
+        let duplicate = false;
+        for (let k = 0; k < planes.length; k += 4) {
+            if (planes[k] * nx + planes[k + 1] * ny + planes[k + 2] * nz > 1 - 1e-9 && Math.abs(planes[k + 3] - offset) < 1e-7) {
+                duplicate = true;
+                break;
+            }
+        }
+        if (!duplicate) {
+            planes.push(nx, ny, nz, offset);
+        }
+    }
+    if (planes.length < 16) {
+        throw new Error("convex hull is flat: fewer than 4 distinct face planes");
+    }
+    return new Float64Array(planes);
+}

@@ -1,0 +1,18 @@
+export { BendConstraints, dihedralAngle } from "./bendConstraints.js";
+export { Collider, ColliderMotion, type ColliderOptions } from "./collider.js";
+export { ColliderGrid } from "./colliderGrid.js";
+export { ColliderShape, ColliderShapeKind } from "./colliderShape.js";
+export type { ColliderShapeDescriptor, QuaternionTuple, Vector3Tuple } from "./colliderShapeDescriptor.js";
+export { DistanceConstraints } from "./distanceConstraints.js";
+export { EventQueue, SoftBodyEventType } from "./eventQueue.js";
+export { ParticleContacts } from "./particleContacts.js";
+export { lumpParticleMasses } from "./particleMasses.js";
+export { PinConstraints } from "./pinConstraints.js";
+export { SOFT_BODY_DEFAULTS, SoftBody, type SoftBodyOptions } from "./softBody.js";
+export type { SoftBodyDescriptor } from "./softBodyDescriptor.js";
+export { StepStats } from "./stepStats.js";
+export { COMPLIANCE_AT_ZERO_STIFFNESS, complianceFromStiffness, pinComplianceFromWeight } from "./stiffness.js";
+export { TetherConstraints } from "./tetherConstraints.js";
+export { TriangleMeshShape } from "./triangleMeshShape.js";
+export { VolumeConstraints, tetVolume } from "./volumeConstraints.js";
+export { XpbdWorld, type XpbdWorldOptions } from "./xpbdWorld.js";

@@ -1,0 +1,225 @@
+import { ColliderMotion, type Collider } from "./collider.js";
+import type { ColliderShape } from "./colliderShape.js";
+
+/**
+ * Contact candidates of one body's particles against collider shapes, found once per step by the broad phase and
+ * solved every iteration of every substep: the particle is kept `thickness` outside the surface, a dynamic collider
+ * takes its share of the correction through its generalised inverse mass, and positional (static / kinetic)
+ * friction acts on the tangential motion relative to the surface.
+ */
+export class ParticleContacts {
+    /** Particle of each candidate. */
+    public readonly particles: Int32Array;
+    /** Broad-phase slot (collider shape) of each candidate. */
+    public readonly slots: Int32Array;
+    /** Number of candidates this step. */
+    public count = 0;
+    /** Set when the broad phase found more candidates than {@link capacity}; extra ones were dropped. */
+    public overflowed = false;
+    /** Contacts touching in the last iteration. */
+    public touching = 0;
+    /** Largest correction (m) in the current step. */
+    public maxCorrection = 0;
+    /** Normal velocity before the substep's solve, per candidate (for restitution). */
+    private readonly _approach: Float64Array;
+    /** Whether the candidate touched in the current substep. */
+    private readonly _active: Uint8Array;
+    /** Normal of each candidate's last touch (world). */
+    private readonly _normals: Float64Array;
+
+    /** @param capacity maximum number of candidates per step */
+    public constructor(public readonly capacity: number) {
+        this.particles = new Int32Array(capacity);
+        this.slots = new Int32Array(capacity);
+        this._approach = new Float64Array(capacity);
+        this._active = new Uint8Array(capacity);
+        this._normals = new Float64Array(capacity * 3);
+    }
+
+    /** Adds a candidate unless full. */
+    public add(particle: number, slot: number): void {
+        if (this.count >= this.capacity) {
+            this.overflowed = true;
+            return;
+        }
+        this.particles[this.count] = particle;
+        this.slots[this.count] = slot;
+        this.count++;
+    }
+
+    /** Clears the touch flags at the start of a substep. */
+    public beginSubstep(): void {
+        this._active.fill(0, 0, this.count);
+    }
+
+    /**
+     * One pass over the candidates. `perParticleCorrection` receives the largest correction per particle.
+     * @param h substep length
+     */
+    public project(
+        x: Float64Array,
+        xPrev: Float64Array,
+        invMass: Float64Array,
+        thickness: number,
+        staticFriction: number,
+        kineticFriction: number,
+        colliders: readonly Collider[],
+        shapes: readonly ColliderShape[],
+        h: number,
+        perParticleCorrection: Float32Array,
+    ): void {
+        const n = normal;
+        let touching = 0;
+        for (let k = 0; k < this.count; k++) {
+            const p = this.particles[k];
+            const w = invMass[p];
+            if (w === 0) {
+                continue;
+            }
+            const slot = this.slots[k];
+            const collider = colliders[slot];
+            const i = p * 3;
+            const m = collider._matrix;
+            const dx = x[i] - collider.position[0];
+            const dy = x[i + 1] - collider.position[1];
+            const dz = x[i + 2] - collider.position[2];
+            // Into the collider frame with the transposed rotation.
+            const lx = m[0] * dx + m[3] * dy + m[6] * dz;
+            const ly = m[1] * dx + m[4] * dy + m[7] * dz;
+            const lz = m[2] * dx + m[5] * dy + m[8] * dz;
+            const distance = shapes[slot].query(lx, ly, lz, thickness * 4, n);
+            const depth = thickness - distance;
+            if (!(depth > 0)) {
+                continue;
+            }
+            touching++;
+            const nx = m[0] * n[0] + m[1] * n[1] + m[2] * n[2];
+            const ny = m[3] * n[0] + m[4] * n[1] + m[5] * n[2];
+            const nz = m[6] * n[0] + m[7] * n[1] + m[8] * n[2];
+            const dynamic = collider.motion === ColliderMotion.Dynamic;
+            const wBody = dynamic ? collider._inverseMassAt(x[i], x[i + 1], x[i + 2], nx, ny, nz) : 0;
+            const lambda = depth / (w + wBody);
+            x[i] += w * lambda * nx;
+            x[i + 1] += w * lambda * ny;
+            x[i + 2] += w * lambda * nz;
+            if (depth > perParticleCorrection[p]) {
+                perParticleCorrection[p] = depth;
+            }
+            if (depth > this.maxCorrection) {
+                this.maxCorrection = depth;
+            }
+            // The particle gained momentum λ·n/h; the body gets the opposite impulse.
+            const jn = -lambda / h;
+            if (dynamic) {
+                collider._applyImpulse(jn * nx, jn * ny, jn * nz, x[i], x[i + 1], x[i + 2], h);
+            } else {
+                collider.recordImpulse(jn * nx, jn * ny, jn * nz, x[i], x[i + 1], x[i + 2]);
+            }
+            if (this._active[k] === 0) {
+                this._active[k] = 1;
+            }
+            this._normals[3 * k] = nx;
+            this._normals[3 * k + 1] = ny;
+            this._normals[3 * k + 2] = nz;
+            // Positional friction: remove the tangential slip relative to the surface over this substep, entirely
+            // while it is within the static cone (|slip| < μs·depth), else by μk·depth.
+            const us = Math.sqrt(staticFriction * collider.friction);
+            const uk = Math.sqrt(kineticFriction * collider.friction);
+            if (us === 0 && uk === 0) {
+                continue;
+            }
+            collider.pointVelocity(x[i], x[i + 1], x[i + 2], surface);
+            let sx = x[i] - xPrev[i] - surface[0] * h;
+            let sy = x[i + 1] - xPrev[i + 1] - surface[1] * h;
+            let sz = x[i + 2] - xPrev[i + 2] - surface[2] * h;
+            const along = sx * nx + sy * ny + sz * nz;
+            sx -= along * nx;
+            sy -= along * ny;
+            sz -= along * nz;
+            const slip = Math.sqrt(sx * sx + sy * sy + sz * sz);
+            if (slip < 1e-12) {
+                continue;
+            }
+            const removed = slip < us * depth ? slip : Math.min(uk * depth, slip);
+            const tx = sx / slip;
+            const ty = sy / slip;
+            const tz = sz / slip;
+            const wBodyT = dynamic ? collider._inverseMassAt(x[i], x[i + 1], x[i + 2], tx, ty, tz) : 0;
+            const lambdaT = removed / (w + wBodyT);
+            x[i] -= w * lambdaT * tx;
+            x[i + 1] -= w * lambdaT * ty;
+            x[i + 2] -= w * lambdaT * tz;
+            const jt = lambdaT / h;
+            if (dynamic) {
+                collider._applyImpulse(jt * tx, jt * ty, jt * tz, x[i], x[i + 1], x[i + 2], h);
+            } else {
+                collider.recordImpulse(jt * tx, jt * ty, jt * tz, x[i], x[i + 1], x[i + 2]);
+            }
+        }
+        this.touching = touching;
+    }
+
+    /** Records each candidate's approach speed before the substep's velocities are overwritten. */
+    public recordApproach(v: Float64Array, colliders: readonly Collider[], x: Float64Array): void {
+        for (let k = 0; k < this.count; k++) {
+            if (this._active[k] === 0) {
+                continue;
+            }
+            const i = this.particles[k] * 3;
+            colliders[this.slots[k]].pointVelocity(x[i], x[i + 1], x[i + 2], surface);
+            this._approach[k] =
+                (v[i] - surface[0]) * this._normals[3 * k] +
+                (v[i + 1] - surface[1]) * this._normals[3 * k + 1] +
+                (v[i + 2] - surface[2]) * this._normals[3 * k + 2];
+        }
+    }
+
+    /**
+     * Restitution: a touching particle that approached faster than `threshold` leaves at `e` times that speed.
+     * The change of momentum is handed to a dynamic collider, so restitution too conserves momentum.
+     */
+    public applyRestitution(
+        v: Float64Array,
+        x: Float64Array,
+        masses: Float64Array,
+        invMass: Float64Array,
+        restitution: number,
+        colliders: readonly Collider[],
+        threshold: number,
+    ): void {
+        for (let k = 0; k < this.count; k++) {
+            const p = this.particles[k];
+            const approach = this._approach[k];
+            if (this._active[k] === 0 || invMass[p] === 0 || approach > -threshold) {
+                continue;
+            }
+            const collider = colliders[this.slots[k]];
+            const e = Math.max(restitution, collider.restitution);
+            if (e === 0) {
+                continue;
+            }
+            const i = p * 3;
+            const nx = this._normals[3 * k];
+            const ny = this._normals[3 * k + 1];
+            const nz = this._normals[3 * k + 2];
+            collider.pointVelocity(x[i], x[i + 1], x[i + 2], surface);
+            const current = (v[i] - surface[0]) * nx + (v[i + 1] - surface[1]) * ny + (v[i + 2] - surface[2]) * nz;
+            const dv = -e * approach - current;
+            if (dv <= 0) {
+                continue;
+            }
+            v[i] += dv * nx;
+            v[i + 1] += dv * ny;
+            v[i + 2] += dv * nz;
+            const j = -masses[p] * dv;
+            if (collider.motion === ColliderMotion.Dynamic) {
+                collider._applyImpulse(j * nx, j * ny, j * nz, x[i], x[i + 1], x[i + 2], 0);
+            } else {
+                collider.recordImpulse(j * nx, j * ny, j * nz, x[i], x[i + 1], x[i + 2]);
+            }
+        }
+    }
+}
+
+const normal = new Float64Array(3);
+const surface = new Float64Array(3);

@@ -1,0 +1,435 @@
+import { BendConstraints } from "./bendConstraints.js";
+import { DistanceConstraints } from "./distanceConstraints.js";
+import { ParticleContacts } from "./particleContacts.js";
+import { lumpParticleMasses } from "./particleMasses.js";
+import { PinConstraints } from "./pinConstraints.js";
+import type { SoftBodyDescriptor } from "./softBodyDescriptor.js";
+import { StepStats } from "./stepStats.js";
+import { complianceFromStiffness } from "./stiffness.js";
+import { TetherConstraints } from "./tetherConstraints.js";
+import { VolumeConstraints } from "./volumeConstraints.js";
+
+/** Options of a {@link SoftBody}. Compliances are XPBD compliances (see `stiffness.ts` for the [0, 1] mapping). */
+export interface SoftBodyOptions {
+    /** Stretch compliance (m/N). Default 0 (inextensible). */
+    stretchCompliance?: number;
+    /** Shear compliance (m/N). Default: stiffness 0.9. */
+    shearCompliance?: number;
+    /** Bend compliance (rad/(N·m)). Default: stiffness 0.5. */
+    bendCompliance?: number;
+    /** Volume compliance. Default 0 (every tet keeps its volume). */
+    volumeCompliance?: number;
+    /**
+     * Damping of deformation: the rate (1/s) at which each particle's velocity relative to the body's rigid motion
+     * (`v_cm + ω × r`) decays. Rigid motion is never damped. Default 1.
+     */
+    damping?: number;
+    /** Static friction coefficient against colliders (combined with the collider's by geometric mean). Default 0.6. */
+    staticFriction?: number;
+    /** Kinetic friction coefficient. Default 0.4. */
+    kineticFriction?: number;
+    /** Restitution against colliders (the larger of the two is used). Default 0. */
+    restitution?: number;
+    /** Collision thickness: particles stay this far from collider surfaces (m). Default 0.01. */
+    thickness?: number;
+    /** Long-range attachments to weight-1 pins (see `tetherConstraints.ts`). Default true. */
+    tethers?: boolean;
+    /** Whether the body may fall asleep. Default true. */
+    allowSleep?: boolean;
+    /** Speed (m/s) under which every particle must stay for the body to sleep. Default 0.02. */
+    sleepVelocity?: number;
+    /** Seconds the body must stay slow before it sleeps. Default 0.5. */
+    sleepTime?: number;
+    /** Contact candidates per particle (capacity). Default 4. */
+    maxContactsPerParticle?: number;
+    /** Collision groups the body belongs to (bit mask). Default 1. */
+    membership?: number;
+    /** Collision groups the body collides with (bit mask). Default all. */
+    collideWith?: number;
+    /** Edge length / rest length above which an over-stretch event is raised. Default 1.5. */
+    overStretchRatio?: number;
+}
+
+/** The defaults of {@link SoftBodyOptions}. */
+export const SOFT_BODY_DEFAULTS: Readonly<Required<SoftBodyOptions>> = {
+    stretchCompliance: 0,
+    shearCompliance: complianceFromStiffness(0.9, "distance"),
+    bendCompliance: complianceFromStiffness(0.5, "bend"),
+    volumeCompliance: 0,
+    damping: 1,
+    staticFriction: 0.6,
+    kineticFriction: 0.4,
+    restitution: 0,
+    thickness: 0.01,
+    tethers: true,
+    allowSleep: true,
+    sleepVelocity: 0.02,
+    sleepTime: 0.5,
+    maxContactsPerParticle: 4,
+    membership: 1,
+    collideWith: 0xffffffff,
+    overStretchRatio: 1.5,
+};
+
+/**
+ * A deformable body: particles in structure-of-arrays form and its constraint sets. Everything is allocated here,
+ * once; the solver ({@link XpbdWorld}) only reads and writes these arrays. Construction validates the descriptor
+ * and throws an Error naming the offending element.
+ */
+export class SoftBody {
+    /** Id assigned by the world (−1 while not in one). */
+    public id = -1;
+    /** Number of particles. */
+    public readonly particleCount: number;
+    /** Current positions (xyz per particle, world). */
+    public readonly positions: Float64Array;
+    /** Positions at the start of the current substep. */
+    public readonly previousPositions: Float64Array;
+    /** Velocities (m/s). */
+    public readonly velocities: Float64Array;
+    /** Rest positions (as built). */
+    public readonly restPositions: Float64Array;
+    /** Particle masses (kg). */
+    public readonly masses: Float64Array;
+    /** Inverse masses as simulated: 0 for weight-1 pins. */
+    public readonly inverseMasses: Float64Array;
+    /** External force per particle (N, world), added every substep; the host writes it (e.g. wind). */
+    public readonly externalForces: Float64Array;
+    /** Surface triangles (particle indices). */
+    public readonly triangles: Int32Array;
+    /** Stretch constraints. */
+    public readonly stretch: DistanceConstraints;
+    /** Shear constraints. */
+    public readonly shear: DistanceConstraints;
+    /** Bend elements. */
+    public readonly bend: BendConstraints;
+    /** Tet volume constraints. */
+    public readonly volume: VolumeConstraints;
+    /** Weighted pins. */
+    public readonly pins: PinConstraints;
+    /** Long-range attachments to the weight-1 pins. */
+    public readonly tethers: TetherConstraints;
+    /** Contact candidates. */
+    public readonly contacts: ParticleContacts;
+    /** Total mass (kg). */
+    public readonly totalMass: number;
+    /** Per-particle residuals of the last step, for heatmaps: max |edge ratio − 1| over incident stretch edges. */
+    public readonly stretchResidual: Float32Array;
+    /** Max |θ − θ₀| over incident bend elements (radians). */
+    public readonly bendResidual: Float32Array;
+    /** Max |V/V₀ − 1| over incident tets. */
+    public readonly volumeResidual: Float32Array;
+    /** Largest contact correction (m) in the last step. */
+    public readonly contactResidual: Float32Array;
+    /** This body's figures for the last step. */
+    public readonly stats = new StepStats();
+
+    /** Deformation damping rate (1/s). */
+    public damping: number;
+    /** Static friction coefficient. */
+    public staticFriction: number;
+    /** Kinetic friction coefficient. */
+    public kineticFriction: number;
+    /** Restitution. */
+    public restitution: number;
+    /** Collision thickness (m). */
+    public thickness: number;
+    /** Whether the body may sleep. */
+    public allowSleep: boolean;
+    /** Sleep speed threshold (m/s). */
+    public sleepVelocity: number;
+    /** Seconds slow before sleeping. */
+    public sleepTime: number;
+    /** Collision groups the body belongs to. */
+    public membership: number;
+    /** Collision groups the body collides with. */
+    public collideWith: number;
+    /** Over-stretch event threshold (edge ratio). */
+    public overStretchRatio: number;
+    /** Whether the body is asleep. */
+    public sleeping = false;
+    /** Seconds the body has been slow. @internal */
+    public _slowTime = 0;
+    /** Set by API calls that must wake the body before the next step. @internal */
+    public _wakeRequested = false;
+    /** Last valid state, restored when a non-finite value appears. @internal */
+    public readonly _validPositions: Float64Array;
+    /** @internal */
+    public readonly _validVelocities: Float64Array;
+
+    /**
+     * @param descriptor particles and constraint index lists (see {@link SoftBodyDescriptor})
+     * @param options compliances, damping, friction, sleep and filtering; see {@link SoftBodyOptions}
+     */
+    public constructor(descriptor: SoftBodyDescriptor, options: SoftBodyOptions = {}) {
+        const o = { ...SOFT_BODY_DEFAULTS, ...options };
+        validateOptions(o);
+        const positions = readPositions(descriptor.positions);
+        const n = positions.length / 3;
+        this.particleCount = n;
+        const triangles = readIndices(descriptor.triangles, 3, n, "triangle");
+        const stretch = readIndices(descriptor.stretch, 2, n, "stretch constraint");
+        const shear = readIndices(descriptor.shear, 2, n, "shear constraint");
+        const bend = readIndices(descriptor.bend, 4, n, "bend element");
+        const tets = readIndices(descriptor.tets, 4, n, "tet");
+        this.positions = positions;
+        this.previousPositions = new Float64Array(positions);
+        this.velocities = new Float64Array(3 * n);
+        this.restPositions = new Float64Array(positions);
+        this.externalForces = new Float64Array(3 * n);
+        this.triangles = triangles;
+        this.masses = lumpParticleMasses(descriptor, positions, tets, triangles);
+        this.inverseMasses = new Float64Array(n);
+        let total = 0;
+        for (let i = 0; i < n; i++) {
+            this.inverseMasses[i] = 1 / this.masses[i];
+            total += this.masses[i];
+        }
+        this.totalMass = total;
+        this.stretch = new DistanceConstraints(stretch, positions, o.stretchCompliance, "stretch");
+        this.shear = new DistanceConstraints(shear, positions, o.shearCompliance, "shear");
+        this.bend = new BendConstraints(bend, positions, o.bendCompliance);
+        this.volume = new VolumeConstraints(tets, positions, o.volumeCompliance);
+        this.pins = new PinConstraints(positions);
+        const graph = new Int32Array(stretch.length + shear.length);
+        graph.set(stretch);
+        graph.set(shear, stretch.length);
+        this.tethers = new TetherConstraints(n, graph);
+        this.tethers.enabled = o.tethers;
+        this.contacts = new ParticleContacts(n * o.maxContactsPerParticle);
+        this.stretchResidual = new Float32Array(n);
+        this.bendResidual = new Float32Array(n);
+        this.volumeResidual = new Float32Array(n);
+        this.contactResidual = new Float32Array(n);
+        this._validPositions = new Float64Array(positions);
+        this._validVelocities = new Float64Array(3 * n);
+        this.damping = o.damping;
+        this.staticFriction = o.staticFriction;
+        this.kineticFriction = o.kineticFriction;
+        this.restitution = o.restitution;
+        this.thickness = o.thickness;
+        this.allowSleep = o.allowSleep;
+        this.sleepVelocity = o.sleepVelocity;
+        this.sleepTime = o.sleepTime;
+        this.membership = o.membership;
+        this.collideWith = o.collideWith;
+        this.overStretchRatio = o.overStretchRatio;
+    }
+
+    /**
+     * Sets a particle's pin weight (0 free, (0, 1) soft, 1 kinematic). A particle that becomes pinned gets its
+     * target where it is now; move it with {@link setPinTarget}.
+     */
+    public setPinWeight(particle: number, weight: number): void {
+        const wasFree = this.pins.weights[particle] === 0;
+        this.pins.setWeight(particle, weight);
+        if (wasFree && weight > 0) {
+            const i = particle * 3;
+            this.pins.placeTarget(particle, this.positions[i], this.positions[i + 1], this.positions[i + 2]);
+        }
+        this._wakeRequested = true;
+    }
+
+    /** Sets where a pinned particle's target is at the end of the next step (world). */
+    public setPinTarget(particle: number, x: number, y: number, z: number): void {
+        this.pins.setTarget(particle, x, y, z);
+    }
+
+    /** Gives every particle the velocity `(vx, vy, vz)` and wakes the body. */
+    public setLinearVelocity(vx: number, vy: number, vz: number): void {
+        for (let i = 0; i < this.particleCount; i++) {
+            if (this.inverseMasses[i] > 0) {
+                this.velocities[3 * i] = vx;
+                this.velocities[3 * i + 1] = vy;
+                this.velocities[3 * i + 2] = vz;
+            }
+        }
+        this._wakeRequested = true;
+    }
+
+    /**
+     * Applies the impulse `j` (N·s) at world point `p`, spread over the particles within `radius` of it with weights
+     * falling linearly to zero at `radius` (the nearest particle alone if none is that close), so the body's
+     * momentum changes by exactly `j` (less what pinned particles would have taken).
+     */
+    public applyImpulse(jx: number, jy: number, jz: number, px: number, py: number, pz: number, radius: number): void {
+        const x = this.positions;
+        let weightedMass = 0;
+        let nearest = -1;
+        let nearest2 = Infinity;
+        for (let i = 0; i < this.particleCount; i++) {
+            if (this.inverseMasses[i] === 0) {
+                continue;
+            }
+            const d2 = (x[3 * i] - px) ** 2 + (x[3 * i + 1] - py) ** 2 + (x[3 * i + 2] - pz) ** 2;
+            if (d2 < nearest2) {
+                nearest2 = d2;
+                nearest = i;
+            }
+            const d = Math.sqrt(d2);
+            if (d < radius) {
+                weightedMass += (1 - d / radius) * this.masses[i];
+            }
+        }
+        if (nearest < 0) {
+            return;
+        }
+        if (weightedMass === 0) {
+            const m = this.masses[nearest];
+            this.velocities[3 * nearest] += jx / m;
+            this.velocities[3 * nearest + 1] += jy / m;
+            this.velocities[3 * nearest + 2] += jz / m;
+        } else {
+            for (let i = 0; i < this.particleCount; i++) {
+                if (this.inverseMasses[i] === 0) {
+                    continue;
+                }
+                const d = Math.sqrt((x[3 * i] - px) ** 2 + (x[3 * i + 1] - py) ** 2 + (x[3 * i + 2] - pz) ** 2);
+                if (d < radius) {
+                    // Δvᵢ = j·wᵢ / Σ wₖmₖ, so Σ mᵢΔvᵢ = j.
+                    const f = (1 - d / radius) / weightedMass;
+                    this.velocities[3 * i] += jx * f;
+                    this.velocities[3 * i + 1] += jy * f;
+                    this.velocities[3 * i + 2] += jz * f;
+                }
+            }
+        }
+        this._wakeRequested = true;
+    }
+
+    /** Mass-weighted centre of the particles (world) into `out`. */
+    public getCenterOfMass(out: Float64Array | number[]): void {
+        weightedMean(this.positions, this.masses, out);
+    }
+
+    /** Mass-weighted mean velocity (the momentum over the mass) into `out`. */
+    public getLinearVelocity(out: Float64Array | number[]): void {
+        weightedMean(this.velocities, this.masses, out);
+    }
+
+    /** Moves every particle (and pin target) by `(dx, dy, dz)` at once, without velocity: for placing a body. */
+    public translate(dx: number, dy: number, dz: number): void {
+        for (const array of [this.positions, this.previousPositions, this._validPositions, this.pins.targetsStart, this.pins.targetsEnd]) {
+            for (let i = 0; i < array.length; i += 3) {
+                array[i] += dx;
+                array[i + 1] += dy;
+                array[i + 2] += dz;
+            }
+        }
+        this._wakeRequested = true;
+    }
+
+    /** Wakes the body before the next step. */
+    public wake(): void {
+        this._wakeRequested = true;
+    }
+
+    /** Total kinetic energy ½ Σ m v² (J). */
+    public kineticEnergy(): number {
+        let energy = 0;
+        const v = this.velocities;
+        for (let i = 0; i < this.particleCount; i++) {
+            energy += 0.5 * this.masses[i] * (v[3 * i] ** 2 + v[3 * i + 1] ** 2 + v[3 * i + 2] ** 2);
+        }
+        return energy;
+    }
+
+    /** Rebuilds inverse masses, pin lists and tethers after pin weights changed. Outside the step only. @internal */
+    public _rebuildPins(): void {
+        this.pins.rebuild();
+        for (let i = 0; i < this.particleCount; i++) {
+            this.inverseMasses[i] = this.pins.weights[i] >= 1 ? 0 : 1 / this.masses[i];
+        }
+        this.tethers.rebuild(this.restPositions, this.pins.kinematic, this.pins.kinematicCount, this.inverseMasses);
+    }
+}
+
+function weightedMean(values: Float64Array, masses: Float64Array, out: Float64Array | number[]): void {
+    let x = 0;
+    let y = 0;
+    let z = 0;
+    let total = 0;
+    for (let i = 0; i < masses.length; i++) {
+        const m = masses[i];
+        x += values[3 * i] * m;
+        y += values[3 * i + 1] * m;
+        z += values[3 * i + 2] * m;
+        total += m;
+    }
+    out[0] = x / total;
+    out[1] = y / total;
+    out[2] = z / total;
+}
+
+function readPositions(source: ArrayLike<number>): Float64Array {
+    if (!source || source.length === 0) {
+        throw new Error("a soft body needs at least one particle (positions is empty)");
+    }
+    if (source.length % 3 !== 0) {
+        throw new Error(`positions must hold xyz triples, got ${source.length} numbers`);
+    }
+    const positions = new Float64Array(source.length);
+    for (let k = 0; k < source.length; k++) {
+        const value = source[k];
+        if (!Number.isFinite(value)) {
+            throw new Error(`particle ${Math.floor(k / 3)} has a non-finite coordinate (${value})`);
+        }
+        positions[k] = value;
+    }
+    return positions;
+}
+
+function readIndices(source: ArrayLike<number> | undefined, arity: number, particleCount: number, name: string): Int32Array {
+    if (!source) {
+        return new Int32Array(0);
+    }
+    if (source.length % arity !== 0) {
+        throw new Error(`${name} indices must come in groups of ${arity}, got ${source.length}`);
+    }
+    const indices = new Int32Array(source.length);
+    for (let k = 0; k < source.length; k++) {
+        const index = source[k];
+        if (!Number.isInteger(index) || index < 0 || index >= particleCount) {
+            throw new Error(`${name} ${Math.floor(k / arity)} has index ${index} out of range [0, ${particleCount})`);
+        }
+        indices[k] = index;
+    }
+    for (let e = 0; e < indices.length; e += arity) {
+        for (let a = 0; a < arity; a++) {
+            for (let b = a + 1; b < arity; b++) {
+                if (indices[e + a] === indices[e + b]) {
+                    throw new Error(`${name} ${e / arity} uses particle ${indices[e + a]} twice`);
+                }
+            }
+        }
+    }
+    return indices;
+}
+
+function validateOptions(o: Required<SoftBodyOptions>): void {
+    const nonNegative: (keyof SoftBodyOptions)[] = [
+        "stretchCompliance",
+        "shearCompliance",
+        "bendCompliance",
+        "volumeCompliance",
+        "damping",
+        "staticFriction",
+        "kineticFriction",
+        "restitution",
+        "thickness",
+        "sleepVelocity",
+        "sleepTime",
+    ];
+    for (const key of nonNegative) {
+        const value = o[key] as number;
+        if (!(value >= 0) || !Number.isFinite(value)) {
+            throw new RangeError(`${key} must be a finite number ≥ 0, got ${value}`);
+        }
+    }
+    if (!(o.maxContactsPerParticle >= 1) || !Number.isInteger(o.maxContactsPerParticle)) {
+        throw new RangeError(`maxContactsPerParticle must be a positive integer, got ${o.maxContactsPerParticle}`);
+    }
+    if (!(o.overStretchRatio > 1)) {
+        throw new RangeError(`overStretchRatio must be > 1, got ${o.overStretchRatio}`);
+    }
+}

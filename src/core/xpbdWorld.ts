@@ -1,0 +1,689 @@
+import { ColliderMotion, type Collider } from "./collider.js";
+import { ColliderGrid } from "./colliderGrid.js";
+import type { ColliderShape } from "./colliderShape.js";
+import { dihedralAngle } from "./bendConstraints.js";
+import { EventQueue, SoftBodyEventType } from "./eventQueue.js";
+import type { SoftBody } from "./softBody.js";
+import { StepStats } from "./stepStats.js";
+import { tetVolume } from "./volumeConstraints.js";
+
+/** Options of an {@link XpbdWorld}; every field has a default. */
+export interface XpbdWorldOptions {
+    /** Gravity (m/s²). Default `[0, −9.81, 0]`. */
+    gravity?: readonly [number, number, number];
+    /** Substeps per step (the quality tier). Default 10. */
+    substeps?: number;
+    /** Solver iterations per substep. Default 2 (see the README's "Quality and stability" section). */
+    iterations?: number;
+    /** Broad-phase grid cell edge (m). Default 0.5. */
+    cellSize?: number;
+    /** Events one step can hold. Default 256. */
+    eventCapacity?: number;
+    /** Broad-phase grid entries (shape × cell). Default 65,536. */
+    gridCapacity?: number;
+}
+
+/** Approach speed (m/s) under which restitution does not bounce: resting contacts stay at rest. */
+const RESTITUTION_THRESHOLD = 0.2;
+
+const now: () => number =
+    typeof performance !== "undefined" && typeof performance.now === "function" ? () => performance.now() : () => Date.now();
+
+/**
+ * The XPBD solver: soft bodies, the colliders they meet, and the fixed-substep loop (DESIGN §3). One
+ * {@link XpbdWorld.step} advances everything by `dt` in {@link XpbdWorld.substeps} equal substeps. In steady state
+ * a step allocates nothing, calls no callbacks and formats no strings; events are queued and read after it.
+ * Same inputs in the same order give bit-identical results.
+ */
+export class XpbdWorld {
+    /** Gravity (m/s²). */
+    public readonly gravity = new Float64Array(3);
+    /** Substeps per step. */
+    public substeps: number;
+    /** Iterations per substep. */
+    public iterations: number;
+    /** Bodies, in solve order. */
+    public readonly bodies: SoftBody[] = [];
+    /** Colliders, in solve order. */
+    public readonly colliders: Collider[] = [];
+    /** Figures of the last step, summed over the bodies. */
+    public readonly stats = new StepStats();
+    /** Events of the last step. */
+    public readonly events: EventQueue;
+    /** Simulated time (s). */
+    public time = 0;
+
+    private readonly _grid: ColliderGrid;
+    private readonly _gridCapacity: number;
+    private _slotColliders: Collider[] = [];
+    private _slotShapes: ColliderShape[] = [];
+    private _slotsDirty = true;
+    private readonly _query = new Int32Array(32);
+    private _nextBodyId = 0;
+    private _gridOverflowReported = false;
+    private readonly _contactOverflowReported = new WeakSet<SoftBody>();
+
+    /** @param options see {@link XpbdWorldOptions} */
+    public constructor(options: XpbdWorldOptions = {}) {
+        const gravity = options.gravity ?? [0, -9.81, 0];
+        if (!gravity.every(Number.isFinite)) {
+            throw new RangeError(`gravity must be finite, got ${gravity.join(", ")}`);
+        }
+        this.gravity.set(gravity);
+        this.substeps = positiveInteger(options.substeps ?? 10, "substeps");
+        this.iterations = positiveInteger(options.iterations ?? 2, "iterations");
+        const cellSize = options.cellSize ?? 0.5;
+        this._grid = new ColliderGrid(cellSize);
+        this._gridCapacity = options.gridCapacity ?? 65536;
+        this.events = new EventQueue(options.eventCapacity ?? 256);
+    }
+
+    /** Adds a body (it must not be in a world already). */
+    public addBody(body: SoftBody): void {
+        if (body.id >= 0) {
+            throw new Error(`soft body ${body.id} is already in a world`);
+        }
+        body.id = this._nextBodyId++;
+        body._rebuildPins();
+        this.bodies.push(body);
+    }
+
+    /** Removes a body; it may be added again (to this or another world). */
+    public removeBody(body: SoftBody): void {
+        const index = this.bodies.indexOf(body);
+        if (index >= 0) {
+            this.bodies.splice(index, 1);
+            body.id = -1;
+        }
+    }
+
+    /** Adds a collider. */
+    public addCollider(collider: Collider): void {
+        if (this.colliders.includes(collider)) {
+            throw new Error("collider is already in this world");
+        }
+        this.colliders.push(collider);
+        this._slotsDirty = true;
+    }
+
+    /** Removes a collider. */
+    public removeCollider(collider: Collider): void {
+        const index = this.colliders.indexOf(collider);
+        if (index >= 0) {
+            this.colliders.splice(index, 1);
+            this._slotsDirty = true;
+        }
+    }
+
+    /** Advances the world by `dt` seconds in {@link substeps} substeps. */
+    public step(dt: number): void {
+        if (!(dt > 0) || !Number.isFinite(dt)) {
+            throw new RangeError(`time step must be positive and finite, got ${dt}`);
+        }
+        const start = now();
+        this.events.clear();
+        if (this._slotsDirty) {
+            this._rebuildSlots();
+        }
+        const substeps = this.substeps;
+        const h = dt / substeps;
+        const invH2 = 1 / (h * h);
+        for (let c = 0; c < this.colliders.length; c++) {
+            this.colliders[c].resetImpulse();
+            this.colliders[c].syncPose();
+        }
+        this._updateSlotBounds(dt);
+        this._grid.build(this._slotColliders.length);
+        if (this._grid.overflowed && !this._gridOverflowReported) {
+            this._gridOverflowReported = true;
+            this.events.push(SoftBodyEventType.CapacityExceeded, -1, 1, this._gridCapacity);
+        }
+        for (let b = 0; b < this.bodies.length; b++) {
+            this._beginStep(this.bodies[b], dt);
+        }
+        const substepStart = now();
+        for (let s = 0; s < substeps; s++) {
+            const t = (s + 1) / substeps;
+            for (let c = 0; c < this.colliders.length; c++) {
+                const collider = this.colliders[c];
+                if (collider.motion !== ColliderMotion.Static) {
+                    collider._integrate(h);
+                }
+            }
+            for (let b = 0; b < this.bodies.length; b++) {
+                const body = this.bodies[b];
+                if (!body.sleeping) {
+                    this._substep(body, h, t, invH2);
+                }
+            }
+        }
+        const substepTime = now() - substepStart;
+        const stats = this.stats;
+        stats.reset();
+        for (let b = 0; b < this.bodies.length; b++) {
+            const body = this.bodies[b];
+            this._endStep(body, dt);
+            stats.accumulate(body.stats);
+        }
+        stats.substeps = substeps;
+        stats.iterations = this.iterations;
+        stats.substepMs = substepTime / substeps;
+        stats.stepMs = now() - start;
+        this.time += dt;
+    }
+
+    /** Pins, wake-up, last valid state and broad phase of one body. */
+    private _beginStep(body: SoftBody, dt: number): void {
+        if (body.pins.dirty) {
+            body._rebuildPins();
+        }
+        if (body.sleeping && (body._wakeRequested || body.pins.targetsMove() || this._movingColliderNear(body))) {
+            body.sleeping = false;
+            body._slowTime = 0;
+            this.events.push(SoftBodyEventType.Wake, body.id, -1, 0);
+        }
+        body._wakeRequested = false;
+        if (body.sleeping) {
+            return;
+        }
+        body._validPositions.set(body.positions);
+        body._validVelocities.set(body.velocities);
+        body.contacts.maxCorrection = 0;
+        body.contactResidual.fill(0);
+        this._findContacts(body, dt);
+    }
+
+    /** Broad phase: each free particle's swept box against the grid of collider shapes. */
+    private _findContacts(body: SoftBody, dt: number): void {
+        const contacts = body.contacts;
+        contacts.count = 0;
+        contacts.overflowed = false;
+        if (this._slotColliders.length === 0) {
+            return;
+        }
+        const x = body.positions;
+        const v = body.velocities;
+        const g = this.gravity;
+        const pad = body.thickness * 2 + Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * dt * dt;
+        const query = this._query;
+        for (let p = 0; p < body.particleCount; p++) {
+            if (body.inverseMasses[p] === 0) {
+                continue;
+            }
+            const i = p * 3;
+            const ex = x[i] + v[i] * dt;
+            const ey = x[i + 1] + v[i + 1] * dt;
+            const ez = x[i + 2] + v[i + 2] * dt;
+            const found = this._grid.query(
+                Math.min(x[i], ex) - pad,
+                Math.min(x[i + 1], ey) - pad,
+                Math.min(x[i + 2], ez) - pad,
+                Math.max(x[i], ex) + pad,
+                Math.max(x[i + 1], ey) + pad,
+                Math.max(x[i + 2], ez) + pad,
+                query,
+            );
+            for (let k = 0; k < found; k++) {
+                const slot = query[k];
+                const collider = this._slotColliders[slot];
+                if ((collider.membership & body.collideWith) !== 0 && (collider.collideWith & body.membership) !== 0) {
+                    contacts.add(p, slot);
+                }
+            }
+        }
+        if (contacts.overflowed && !this._contactOverflowReported.has(body)) {
+            this._contactOverflowReported.add(body);
+            this.events.push(SoftBodyEventType.CapacityExceeded, body.id, 0, contacts.capacity);
+        }
+    }
+
+    /** One substep of one body: predict, project, update velocities, restitution, damping. */
+    private _substep(body: SoftBody, h: number, t: number, invH2: number): void {
+        const n = body.particleCount;
+        const x = body.positions;
+        const xPrev = body.previousPositions;
+        const v = body.velocities;
+        const w = body.inverseMasses;
+        const f = body.externalForces;
+        const gx = this.gravity[0] * h;
+        const gy = this.gravity[1] * h;
+        const gz = this.gravity[2] * h;
+        xPrev.set(x);
+        for (let p = 0; p < n; p++) {
+            const wp = w[p];
+            if (wp === 0) {
+                continue;
+            }
+            const i = p * 3;
+            v[i] += gx + f[i] * wp * h;
+            v[i + 1] += gy + f[i + 1] * wp * h;
+            v[i + 2] += gz + f[i + 2] * wp * h;
+            x[i] += v[i] * h;
+            x[i + 1] += v[i + 1] * h;
+            x[i + 2] += v[i + 2] * h;
+        }
+        body.pins.placeKinematic(x, t);
+        body.stretch.lambdas.fill(0);
+        body.shear.lambdas.fill(0);
+        body.bend.lambdas.fill(0);
+        body.volume.lambdas.fill(0);
+        body.pins.lambdas.fill(0);
+        body.contacts.beginSubstep();
+        for (let it = 0; it < this.iterations; it++) {
+            if (body.stretch.enabled) {
+                body.stretch.project(x, w, body.stretch.compliance * invH2);
+            }
+            if (body.shear.enabled) {
+                body.shear.project(x, w, body.shear.compliance * invH2);
+            }
+            if (body.bend.enabled) {
+                body.bend.project(x, w, body.bend.compliance * invH2);
+            }
+            if (body.volume.enabled) {
+                body.volume.project(x, w, body.volume.compliance * invH2);
+            }
+            if (body.tethers.enabled) {
+                body.tethers.project(x, w);
+            }
+            body.pins.projectSoft(x, w, t, invH2);
+            body.contacts.project(
+                x,
+                xPrev,
+                w,
+                body.thickness,
+                body.staticFriction,
+                body.kineticFriction,
+                this._slotColliders,
+                this._slotShapes,
+                h,
+                body.contactResidual,
+            );
+        }
+        const bounce = body.restitution > 0 || this._anyRestitution;
+        if (bounce) {
+            body.contacts.recordApproach(v, this._slotColliders, x);
+        }
+        const invH = 1 / h;
+        for (let k = 0; k < 3 * n; k++) {
+            v[k] = (x[k] - xPrev[k]) * invH;
+        }
+        if (bounce) {
+            body.contacts.applyRestitution(v, x, body.masses, w, body.restitution, this._slotColliders, RESTITUTION_THRESHOLD);
+        }
+        if (body.damping > 0) {
+            dampDeformation(body, 1 - Math.exp(-body.damping * h));
+        }
+    }
+
+    /** After the substeps: contain non-finite values, pins, sleep, residuals and events. */
+    private _endStep(body: SoftBody, dt: number): void {
+        body.pins.endStep();
+        const stats = body.stats;
+        if (body.sleeping) {
+            stats.sleepingBodies = 1;
+            stats.kineticEnergy = 0;
+            stats.contacts = 0;
+            stats.contactCandidates = 0;
+            stats.maxContactCorrection = 0;
+            return;
+        }
+        const x = body.positions;
+        const v = body.velocities;
+        let sum = 0;
+        for (let k = 0; k < x.length; k++) {
+            sum += x[k] + v[k];
+        }
+        if (!Number.isFinite(sum)) {
+            x.set(body._validPositions);
+            v.set(body._validVelocities);
+            body.previousPositions.set(x);
+            this.events.push(SoftBodyEventType.InvalidState, body.id, -1, 0);
+        }
+        let maxSpeed2 = 0;
+        for (let p = 0; p < body.particleCount; p++) {
+            if (body.inverseMasses[p] === 0) {
+                continue;
+            }
+            const s2 = v[3 * p] ** 2 + v[3 * p + 1] ** 2 + v[3 * p + 2] ** 2;
+            if (s2 > maxSpeed2) {
+                maxSpeed2 = s2;
+            }
+        }
+        this._measure(body);
+        if (body.allowSleep && maxSpeed2 < body.sleepVelocity * body.sleepVelocity) {
+            body._slowTime += dt;
+            if (body._slowTime >= body.sleepTime) {
+                body.sleeping = true;
+                v.fill(0);
+                stats.kineticEnergy = 0;
+                stats.sleepingBodies = 1;
+                this.events.push(SoftBodyEventType.Sleep, body.id, -1, 0);
+            }
+        } else {
+            body._slowTime = 0;
+        }
+    }
+
+    /** Residuals (body figures and per-particle heatmap arrays) of the state after the step. */
+    private _measure(body: SoftBody): void {
+        const stats = body.stats;
+        const x = body.positions;
+        stats.sleepingBodies = 0;
+        stats.particles = body.particleCount;
+        stats.stretchConstraints = body.stretch.count;
+        stats.shearConstraints = body.shear.count;
+        stats.bendConstraints = body.bend.count;
+        stats.volumeConstraints = body.volume.count;
+        stats.tethers = body.tethers.enabled ? body.tethers.count : 0;
+        stats.pins = body.pins.kinematicCount + body.pins.softCount;
+        stats.contactCandidates = body.contacts.count;
+        stats.contacts = body.contacts.touching;
+        stats.maxContactCorrection = body.contacts.maxCorrection;
+        stats.kineticEnergy = body.kineticEnergy();
+
+        const stretchResidual = body.stretchResidual;
+        stretchResidual.fill(0);
+        const edges = body.stretch.indices;
+        const rest = body.stretch.restLengths;
+        let maxRatio = 0;
+        let maxEdge = -1;
+        let ratioSum = 0;
+        let residualSum = 0;
+        let maxResidual = 0;
+        let over = 0;
+        for (let c = 0; c < rest.length; c++) {
+            const a = edges[2 * c];
+            const b = edges[2 * c + 1];
+            const ratio =
+                Math.sqrt((x[3 * b] - x[3 * a]) ** 2 + (x[3 * b + 1] - x[3 * a + 1]) ** 2 + (x[3 * b + 2] - x[3 * a + 2]) ** 2) / rest[c];
+            const residual = Math.abs(ratio - 1);
+            ratioSum += ratio;
+            residualSum += residual;
+            if (ratio > maxRatio) {
+                maxRatio = ratio;
+                maxEdge = c;
+            }
+            if (residual > maxResidual) {
+                maxResidual = residual;
+            }
+            if (ratio > body.overStretchRatio) {
+                over++;
+            }
+            if (residual > stretchResidual[a]) {
+                stretchResidual[a] = residual;
+            }
+            if (residual > stretchResidual[b]) {
+                stretchResidual[b] = residual;
+            }
+        }
+        const edgeCount = rest.length;
+        stats.maxEdgeRatio = maxRatio;
+        stats.meanEdgeRatio = edgeCount > 0 ? ratioSum / edgeCount : 0;
+        stats.maxStretchResidual = maxResidual;
+        stats.meanStretchResidual = edgeCount > 0 ? residualSum / edgeCount : 0;
+        stats.overStretchedEdges = over;
+        if (over > 0) {
+            this.events.push(SoftBodyEventType.OverStretch, body.id, maxEdge, maxRatio);
+        }
+
+        const bendResidual = body.bendResidual;
+        bendResidual.fill(0);
+        const bend = body.bend;
+        let bendMax = 0;
+        let bendSum = 0;
+        for (let e = 0; e < bend.count; e++) {
+            const ia = bend.indices[4 * e];
+            const ib = bend.indices[4 * e + 1];
+            const ic = bend.indices[4 * e + 2];
+            const id = bend.indices[4 * e + 3];
+            const angle = dihedralAngle(x, ia, ib, ic, id);
+            let error = Number.isNaN(angle) ? 0 : Math.abs(angle - bend.restAngles[e]);
+            if (error > Math.PI) {
+                error = 2 * Math.PI - error;
+            }
+            bendSum += error;
+            bendMax = Math.max(bendMax, error);
+            for (let k = 0; k < 4; k++) {
+                const p = bend.indices[4 * e + k];
+                if (error > bendResidual[p]) {
+                    bendResidual[p] = error;
+                }
+            }
+        }
+        stats.maxBendResidual = bendMax;
+        stats.meanBendResidual = bend.count > 0 ? bendSum / bend.count : 0;
+
+        const volumeResidual = body.volumeResidual;
+        volumeResidual.fill(0);
+        const volume = body.volume;
+        let volumeMax = 0;
+        let volumeSum = 0;
+        let total = 0;
+        let restTotal = 0;
+        for (let t = 0; t < volume.count; t++) {
+            const current = tetVolume(x, volume.indices[4 * t], volume.indices[4 * t + 1], volume.indices[4 * t + 2], volume.indices[4 * t + 3]);
+            const restVolume = volume.restVolumes[t];
+            const error = Math.abs(current / restVolume - 1);
+            total += current;
+            restTotal += restVolume;
+            volumeSum += error;
+            volumeMax = Math.max(volumeMax, error);
+            for (let k = 0; k < 4; k++) {
+                const p = volume.indices[4 * t + k];
+                if (error > volumeResidual[p]) {
+                    volumeResidual[p] = error;
+                }
+            }
+        }
+        stats.maxVolumeResidual = volumeMax;
+        stats.meanVolumeResidual = volume.count > 0 ? volumeSum / volume.count : 0;
+        stats.volumeRatio = restTotal > 0 ? total / restTotal : 0;
+    }
+
+    private _anyRestitution = false;
+
+    /** Flattens the colliders' shapes into broad-phase slots. Allocates: runs only after colliders changed. */
+    private _rebuildSlots(): void {
+        this._slotColliders = [];
+        this._slotShapes = [];
+        this._anyRestitution = false;
+        for (const collider of this.colliders) {
+            for (const shape of collider.shapes) {
+                this._slotColliders.push(collider);
+                this._slotShapes.push(shape);
+            }
+            this._anyRestitution ||= collider.restitution > 0;
+        }
+        this._grid.reserve(this._slotColliders.length, this._gridCapacity);
+        this._slotsDirty = false;
+    }
+
+    /** World bounds of every slot, swept over the step by the collider's velocities. */
+    private _updateSlotBounds(dt: number): void {
+        const bounds = this._grid.bounds;
+        for (let s = 0; s < this._slotColliders.length; s++) {
+            const collider = this._slotColliders[s];
+            const local = this._slotShapes[s].bounds;
+            const o = s * 6;
+            if (!Number.isFinite(local[0])) {
+                for (let axis = 0; axis < 3; axis++) {
+                    bounds[o + axis] = -Infinity;
+                    bounds[o + 3 + axis] = Infinity;
+                }
+                continue;
+            }
+            const m = collider._matrix;
+            const cx = (local[0] + local[3]) / 2;
+            const cy = (local[1] + local[4]) / 2;
+            const cz = (local[2] + local[5]) / 2;
+            const hx = (local[3] - local[0]) / 2;
+            const hy = (local[4] - local[1]) / 2;
+            const hz = (local[5] - local[2]) / 2;
+            let sweep = 0;
+            if (collider.motion !== ColliderMotion.Static) {
+                const v = collider.linearVelocity;
+                const w = collider.angularVelocity;
+                const wx = collider.position[0] + m[0] * cx + m[1] * cy + m[2] * cz - collider._com[0];
+                const wy = collider.position[1] + m[3] * cx + m[4] * cy + m[5] * cz - collider._com[1];
+                const wz = collider.position[2] + m[6] * cx + m[7] * cy + m[8] * cz - collider._com[2];
+                const reach = Math.sqrt(wx * wx + wy * wy + wz * wz) + Math.sqrt(hx * hx + hy * hy + hz * hz);
+                sweep = (Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + Math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) * reach) * dt;
+            }
+            for (let axis = 0; axis < 3; axis++) {
+                const r = axis * 3;
+                const center = collider.position[axis] + m[r] * cx + m[r + 1] * cy + m[r + 2] * cz;
+                const half = Math.abs(m[r]) * hx + Math.abs(m[r + 1]) * hy + Math.abs(m[r + 2]) * hz + sweep;
+                bounds[o + axis] = center - half;
+                bounds[o + 3 + axis] = center + half;
+            }
+        }
+    }
+
+    /** Whether a moving collider's swept bounds come within reach of a sleeping body. */
+    private _movingColliderNear(body: SoftBody): boolean {
+        if (this._slotColliders.length === 0) {
+            return false;
+        }
+        const x = body.positions;
+        let minX = Infinity;
+        let minY = Infinity;
+        let minZ = Infinity;
+        let maxX = -Infinity;
+        let maxY = -Infinity;
+        let maxZ = -Infinity;
+        for (let k = 0; k < x.length; k += 3) {
+            minX = Math.min(minX, x[k]);
+            minY = Math.min(minY, x[k + 1]);
+            minZ = Math.min(minZ, x[k + 2]);
+            maxX = Math.max(maxX, x[k]);
+            maxY = Math.max(maxY, x[k + 1]);
+            maxZ = Math.max(maxZ, x[k + 2]);
+        }
+        const pad = body.thickness * 2;
+        const bounds = this._grid.bounds;
+        for (let s = 0; s < this._slotColliders.length; s++) {
+            const collider = this._slotColliders[s];
+            if (collider.motion === ColliderMotion.Static) {
+                continue;
+            }
+            const v = collider.linearVelocity;
+            const w = collider.angularVelocity;
+            const moving = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > body.sleepVelocity ** 2 || w[0] * w[0] + w[1] * w[1] + w[2] * w[2] > 1e-6;
+            const o = s * 6;
+            if (moving && bounds[o] <= maxX + pad && bounds[o + 3] >= minX - pad && bounds[o + 1] <= maxY + pad &&
+                bounds[o + 4] >= minY - pad && bounds[o + 2] <= maxZ + pad && bounds[o + 5] >= minZ - pad) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
+
+/**
+ * Removes the fraction `k` of each free particle's velocity relative to the body's rigid motion `v_cm + ω × r`,
+ * which leaves the linear and angular momentum of the free particles unchanged: a thrown body keeps flying and
+ * spinning, only its wobble dies out.
+ */
+function dampDeformation(body: SoftBody, k: number): void {
+    const x = body.positions;
+    const v = body.velocities;
+    const m = body.masses;
+    const w = body.inverseMasses;
+    const n = body.particleCount;
+    let mass = 0;
+    let cx = 0;
+    let cy = 0;
+    let cz = 0;
+    let vx = 0;
+    let vy = 0;
+    let vz = 0;
+    for (let p = 0; p < n; p++) {
+        if (w[p] === 0) {
+            continue;
+        }
+        const mp = m[p];
+        mass += mp;
+        cx += x[3 * p] * mp;
+        cy += x[3 * p + 1] * mp;
+        cz += x[3 * p + 2] * mp;
+        vx += v[3 * p] * mp;
+        vy += v[3 * p + 1] * mp;
+        vz += v[3 * p + 2] * mp;
+    }
+    if (mass === 0) {
+        return;
+    }
+    cx /= mass;
+    cy /= mass;
+    cz /= mass;
+    vx /= mass;
+    vy /= mass;
+    vz /= mass;
+    // Angular momentum L and inertia tensor I about the centre of mass.
+    let lx = 0;
+    let ly = 0;
+    let lz = 0;
+    let ixx = 0;
+    let iyy = 0;
+    let izz = 0;
+    let ixy = 0;
+    let ixz = 0;
+    let iyz = 0;
+    for (let p = 0; p < n; p++) {
+        if (w[p] === 0) {
+            continue;
+        }
+        const mp = m[p];
+        const rx = x[3 * p] - cx;
+        const ry = x[3 * p + 1] - cy;
+        const rz = x[3 * p + 2] - cz;
+        const ux = v[3 * p] - vx;
+        const uy = v[3 * p + 1] - vy;
+        const uz = v[3 * p + 2] - vz;
+        lx += mp * (ry * uz - rz * uy);
+        ly += mp * (rz * ux - rx * uz);
+        lz += mp * (rx * uy - ry * ux);
+        ixx += mp * (ry * ry + rz * rz);
+        iyy += mp * (rx * rx + rz * rz);
+        izz += mp * (rx * rx + ry * ry);
+        ixy -= mp * rx * ry;
+        ixz -= mp * rx * rz;
+        iyz -= mp * ry * rz;
+    }
+    // ω = I⁻¹ L by cofactors; a degenerate inertia (all particles on a line) damps towards v_cm only.
+    const c00 = iyy * izz - iyz * iyz;
+    const c01 = ixz * iyz - ixy * izz;
+    const c02 = ixy * iyz - ixz * iyy;
+    const det = ixx * c00 + ixy * c01 + ixz * c02;
+    let ox = 0;
+    let oy = 0;
+    let oz = 0;
+    const scale = ixx + iyy + izz;
+    if (Math.abs(det) > 1e-12 * scale * scale * scale) {
+        const c11 = ixx * izz - ixz * ixz;
+        const c12 = ixy * ixz - ixx * iyz;
+        const c22 = ixx * iyy - ixy * ixy;
+        ox = (c00 * lx + c01 * ly + c02 * lz) / det;
+        oy = (c01 * lx + c11 * ly + c12 * lz) / det;
+        oz = (c02 * lx + c12 * ly + c22 * lz) / det;
+    }
+    for (let p = 0; p < n; p++) {
+        if (w[p] === 0) {
+            continue;
+        }
+        const rx = x[3 * p] - cx;
+        const ry = x[3 * p + 1] - cy;
+        const rz = x[3 * p + 2] - cz;
+        const i = 3 * p;
+        v[i] -= k * (v[i] - (vx + oy * rz - oz * ry));
+        v[i + 1] -= k * (v[i + 1] - (vy + oz * rx - ox * rz));
+        v[i + 2] -= k * (v[i + 2] - (vz + ox * ry - oy * rx));
+    }
+}
+
+function positiveInteger(value: number, name: string): number {
+    if (!Number.isInteger(value) || value < 1) {
+        throw new RangeError(`${name} must be a positive integer, got ${value}`);
+    }
+    return value;
+}
