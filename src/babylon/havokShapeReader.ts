@@ -9,7 +9,7 @@ import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin
 import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody";
 import type { PhysicsShape } from "@babylonjs/core/Physics/v2/physicsShape";
 import { PhysicsMotionType, PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
-import type { ColliderShapeDescriptor, QuaternionTuple, Vector3Tuple } from "../core/colliderShapeDescriptor";
+import type { ColliderShapeDescriptor, QuaternionTuple, Vector3Tuple } from "../core/colliderShapeDescriptor.js";
 
 type Vec3 = [number, number, number];
 type Quat = [number, number, number, number];

@@ -1,7 +1,7 @@
 /**
  * A rectangular grid cloth built directly: render mesh arrays for Babylon `VertexData` plus its cloth topology.
  */
-import { buildClothTopology, type ClothTopology } from "./clothTopology";
+import { buildClothTopology, type ClothTopology } from "./clothTopology.js";
 
 /** Options of {@link createClothGrid}. */
 export interface ClothGridOptions {

@@ -2,11 +2,11 @@
  * Cloth topology of an indexed triangle mesh: welded particles and the stretch, shear and bend elements that
  * {@link SoftBodyDescriptor} consumes.
  */
-import type { SoftBodyDescriptor } from "../core/softBodyDescriptor";
-import { buildMeshEdges } from "./meshEdges";
-import { validateTriangleMesh } from "./meshValidation";
-import { sortedTripleOrder, writeSortedTriple } from "./tripleOrder";
-import { DEFAULT_RELATIVE_WELD_TOLERANCE, weldVertices } from "./weldVertices";
+import type { SoftBodyDescriptor } from "../core/softBodyDescriptor.js";
+import { buildMeshEdges } from "./meshEdges.js";
+import { validateTriangleMesh } from "./meshValidation.js";
+import { sortedTripleOrder, writeSortedTriple } from "./tripleOrder.js";
+import { DEFAULT_RELATIVE_WELD_TOLERANCE, weldVertices } from "./weldVertices.js";
 
 /** Options of {@link buildClothTopology}. */
 export interface ClothTopologyOptions {

@@ -2,16 +2,17 @@
  * `src/build`: pure functions turning mesh arrays into simulation data (cloth topology, tetrahedralisation) and
  * binding render vertices to the simulation. No Babylon import.
  */
-export { buildClothTopology } from "./clothTopology";
-export type { ClothTopology, ClothTopologyOptions, ClothTopologyReport } from "./clothTopology";
-export { createClothGrid } from "./clothGrid";
-export type { ClothGrid, ClothGridOptions } from "./clothGrid";
-export { DEFAULT_TET_RESOLUTION, tetrahedralize } from "./tetrahedralize";
-export type { TetMesh, TetMeshStats, TetrahedralizeOptions } from "./tetrahedralize";
+export { buildClothTopology } from "./clothTopology.js";
+export type { ClothTopology, ClothTopologyOptions, ClothTopologyReport } from "./clothTopology.js";
+export { createClothGrid } from "./clothGrid.js";
+export type { ClothGrid, ClothGridOptions } from "./clothGrid.js";
+export { DEFAULT_TET_RESOLUTION, tetrahedralize } from "./tetrahedralize.js";
+export type { TetMesh, TetMeshStats, TetrahedralizeOptions } from "./tetrahedralize.js";
 export {
     applyTetBinding, applyWeldBinding, BINDING_WEIGHT_MAX, BINDING_WEIGHT_MIN, bindToTets, computeVertexNormals,
-} from "./renderBinding";
-export type { TetBinding, TetBindingReport, WritableNumberArray } from "./renderBinding";
-export { DEFAULT_RELATIVE_WELD_TOLERANCE, weldVertices } from "./weldVertices";
-export type { WeldResult } from "./weldVertices";
-export { tetQuality, tetSignedVolume } from "./tetGeometry";
+} from "./renderBinding.js";
+export type { TetBinding, TetBindingReport, WritableNumberArray } from "./renderBinding.js";
+export { DEFAULT_RELATIVE_WELD_TOLERANCE, weldVertices } from "./weldVertices.js";
+export type { WeldResult } from "./weldVertices.js";
+export { tetQuality } from "./tetGeometry.js";
+export { tetEdges } from "./tetEdges.js";

@@ -3,7 +3,7 @@
  * cloth render vertices follow their welded particle, soft-body render vertices follow barycentric weights in
  * a tetrahedron.
  */
-import { closestPointOnTriangle } from "./closestPointOnTriangle";
+import { closestPointOnTriangle } from "../core/closestPointOnTriangle.js";
 
 /** An indexable output array: `Float32Array` (Babylon vertex buffers), `Float64Array` or `number[]`. */
 export interface WritableNumberArray {

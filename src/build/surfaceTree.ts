@@ -2,7 +2,7 @@
  * A bounding-volume hierarchy over the triangles of a surface, with per-node moments, answering generalised
  * winding number and closest-point queries in about logarithmic time.
  */
-import { closestPointOnTriangle } from "./closestPointOnTriangle";
+import { closestPointOnTriangle } from "../core/closestPointOnTriangle.js";
 
 /** Triangles per leaf. */
 const LEAF_SIZE = 8;

@@ -1,22 +1,7 @@
 /**
- * Volume and shape quality of a tetrahedron given by four particle indices into an xyz array.
+ * Shape quality of a tetrahedron given by four particle indices into an xyz array.
  */
-
-/**
- * Signed volume `((b − a) × (c − a)) · (d − a) / 6`; positive for the orientation the core expects.
- * @param p - Positions, xyz interleaved.
- * @param a - First corner index.
- * @param b - Second corner index.
- * @param c - Third corner index.
- * @param d - Fourth corner index.
- */
-export function tetSignedVolume(p: ArrayLike<number>, a: number, b: number, c: number, d: number): number {
-    const ax = p[3 * a], ay = p[3 * a + 1], az = p[3 * a + 2];
-    const ux = p[3 * b] - ax, uy = p[3 * b + 1] - ay, uz = p[3 * b + 2] - az;
-    const vx = p[3 * c] - ax, vy = p[3 * c + 1] - ay, vz = p[3 * c + 2] - az;
-    const wx = p[3 * d] - ax, wy = p[3 * d + 1] - ay, wz = p[3 * d + 2] - az;
-    return ((uy * vz - uz * vy) * wx + (uz * vx - ux * vz) * wy + (ux * vy - uy * vx) * wz) / 6;
-}
+import { tetVolume } from "../core/volumeConstraints.js";
 
 /**
  * Shape quality `6√2 · V / ℓ³rms`, where ℓrms is the root mean square of the six edge lengths: 1 for a regular
@@ -32,7 +17,7 @@ export function tetQuality(p: ArrayLike<number>, a: number, b: number, c: number
         distanceSquared(p, b, c) + distanceSquared(p, b, d) + distanceSquared(p, c, d);
     if (sumSquares === 0) return 0;
     const rms = Math.sqrt(sumSquares / 6);
-    return (6 * Math.SQRT2 * tetSignedVolume(p, a, b, c, d)) / (rms * rms * rms);
+    return (6 * Math.SQRT2 * tetVolume(p, a, b, c, d)) / (rms * rms * rms);
 }
 
 function distanceSquared(p: ArrayLike<number>, i: number, j: number): number {

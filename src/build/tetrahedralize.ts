@@ -1,12 +1,13 @@
 /**
  * Tetrahedralisation of a closed triangle mesh on a body-centred-cubic lattice, for soft bodies.
  */
-import { buildMeshEdges } from "./meshEdges";
-import { validateTriangleMesh } from "./meshValidation";
-import { tetQuality, tetSignedVolume } from "./tetGeometry";
-import { SurfaceTree } from "./surfaceTree";
-import { sortedTripleOrder, writeSortedTriple } from "./tripleOrder";
-import { weldVertices } from "./weldVertices";
+import { buildMeshEdges } from "./meshEdges.js";
+import { validateTriangleMesh } from "./meshValidation.js";
+import { tetVolume } from "../core/volumeConstraints.js";
+import { tetQuality } from "./tetGeometry.js";
+import { SurfaceTree } from "./surfaceTree.js";
+import { sortedTripleOrder, writeSortedTriple } from "./tripleOrder.js";
+import { weldVertices } from "./weldVertices.js";
 
 /** Default lattice resolution: cells along the longest axis of the mesh bounds. */
 export const DEFAULT_TET_RESOLUTION = 10;
@@ -142,7 +143,7 @@ export function tetrahedralize(
     const bounds = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
     for (let i = 0; i < surface.length; i += 3) {
         // Tets from vertex 0 to each face: the divergence theorem, well conditioned for meshes far from the origin.
-        signedVolume += tetSignedVolume(surfacePositions, surface[0], surface[i], surface[i + 1], surface[i + 2]);
+        signedVolume += tetVolume(surfacePositions, surface[0], surface[i], surface[i + 1], surface[i + 2]);
         for (let k = 0; k < 3; k++) {
             for (let axis = 0; axis < 3; axis++) {
                 const x = surfacePositions[3 * surface[i + k] + axis];
@@ -216,7 +217,7 @@ export function tetrahedralize(
                             const z = (nodes[3 * c1 + 2] + nodes[3 * c2 + 2] + nodes[3 * q0 + 2] + nodes[3 * q1 + 2]) / 4;
                             if (!isInside(x, y, z)) continue;
                         }
-                        if (tetSignedVolume(nodes, c1, c2, q0, q1) < 0) { const t = q0; q0 = q1; q1 = t; }
+                        if (tetVolume(nodes, c1, c2, q0, q1) < 0) { const t = q0; q0 = q1; q1 = t; }
                         kept.push(c1, c2, q0, q1);
                     }
                 }
@@ -249,7 +250,7 @@ export function tetrahedralize(
 
     let volume = 0, minQuality = Infinity;
     for (let t = 0; t < tets.length; t += 4) {
-        volume += tetSignedVolume(out, tets[t], tets[t + 1], tets[t + 2], tets[t + 3]);
+        volume += tetVolume(out, tets[t], tets[t + 1], tets[t + 2], tets[t + 3]);
         minQuality = Math.min(minQuality, tetQuality(out, tets[t], tets[t + 1], tets[t + 2], tets[t + 3]));
     }
     return {

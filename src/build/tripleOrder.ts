@@ -21,6 +21,9 @@ export function sortedTripleOrder(triples: Int32Array, count: number): Int32Arra
  * Writes `a`, `b`, `c` sorted ascending into `out[3i..3i+2]`.
  * @param out - Destination triples.
  * @param i - Triple index.
+ * @param a - First value.
+ * @param b - Second value.
+ * @param c - Third value.
  */
 export function writeSortedTriple(out: Int32Array, i: number, a: number, b: number, c: number): void {
     if (a > b) { const t = a; a = b; b = t; }

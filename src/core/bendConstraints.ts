@@ -1,3 +1,5 @@
+import type { SubstepContext } from "./substepContext.js";
+
 /**
  * Dihedral-angle bending: for the hinge `c–d` shared by triangles `(a, c, d)` and `(b, d, c)`, `C = θ − θ₀` where θ
  * is the signed angle between the two triangle normals about the hinge, measured with `atan2` so it is defined and
@@ -45,8 +47,13 @@ export class BendConstraints {
         return this.restAngles.length;
     }
 
-    /** One Gauss–Seidel sweep with `alphaTilde = compliance / h²`. */
-    public project(x: Float64Array, invMass: Float64Array, alphaTilde: number): void {
+    /** One Gauss–Seidel sweep with `α̃ = compliance / h²`. */
+    public project(x: Float64Array, invMass: Float64Array, context: SubstepContext): void {
+        if (this.lambdas.length === 0) {
+            return;
+        }
+        // Read after the early return: an unused number read in code the JIT has not optimised yet is boxed.
+        const alphaTilde = this.compliance * context.invH2;
         const indices = this.indices;
         const restAngles = this.restAngles;
         const lambdas = this.lambdas;
@@ -63,7 +70,8 @@ export class BendConstraints {
             if (wa + wb + wc + wd === 0) {
                 continue;
             }
-            const angle = hingeGeometry(x, ia, ib, ic, id, hinge);
+            writeHinge(x, ia, ib, ic, id, hinge);
+            const angle = hinge[9];
             if (Number.isNaN(angle)) {
                 continue;
             }
@@ -136,19 +144,24 @@ export class BendConstraints {
     }
 }
 
-/** Scratch for {@link hingeGeometry}: n₁ (0–2), n₂ (3–5), hinge e (6–8). One per module: the solver is single-threaded. */
-const hinge = new Float64Array(9);
+/** Scratch for {@link writeHinge}. One per module: the solver is single-threaded. */
+const hinge = new Float64Array(10);
 
 /**
  * The signed dihedral angle (radians, in (−π, π]) of the bend element `a, b, c, d` (see {@link BendConstraints}),
  * or NaN when a triangle is degenerate.
  */
 export function dihedralAngle(x: ArrayLike<number>, ia: number, ib: number, ic: number, id: number): number {
-    return hingeGeometry(x, ia, ib, ic, id, hinge);
+    writeHinge(x, ia, ib, ic, id, hinge);
+    return hinge[9];
 }
 
-/** Writes the two unnormalised triangle normals and the hinge vector into `out` and returns the dihedral angle. */
-function hingeGeometry(x: ArrayLike<number>, ia: number, ib: number, ic: number, id: number, out: Float64Array): number {
+/**
+ * Writes the two unnormalised triangle normals n₁ (0–2), n₂ (3–5), the hinge vector e (6–8) and the dihedral angle
+ * (9, NaN when degenerate) of an element into `out`. Results go through `out`, not a return value, so that the
+ * solver's hot loop never boxes a number.
+ */
+export function writeHinge(x: ArrayLike<number>, ia: number, ib: number, ic: number, id: number, out: Float64Array): void {
     const a = ia * 3;
     const b = ib * 3;
     const c = ic * 3;
@@ -188,10 +201,11 @@ function hingeGeometry(x: ArrayLike<number>, ia: number, ib: number, ic: number,
     const n2Len2 = n2x * n2x + n2y * n2y + n2z * n2z;
     // Relative thresholds: a triangle whose area is ~1e-12 of its hinge length squared has no defined normal.
     if (eLen2 < 1e-20 || n1Len2 < 1e-24 * eLen2 * eLen2 || n2Len2 < 1e-24 * eLen2 * eLen2) {
-        return NaN;
+        out[9] = NaN;
+        return;
     }
     const crossX = n1y * n2z - n1z * n2y;
     const crossY = n1z * n2x - n1x * n2z;
     const crossZ = n1x * n2y - n1y * n2x;
-    return Math.atan2((crossX * ex + crossY * ey + crossZ * ez) / Math.sqrt(eLen2), n1x * n2x + n1y * n2y + n1z * n2z);
+    out[9] = Math.atan2((crossX * ex + crossY * ey + crossZ * ez) / Math.sqrt(eLen2), n1x * n2x + n1y * n2y + n1z * n2z);
 }

@@ -1,5 +1,6 @@
 import { ColliderShape, matrixFromQuaternion } from "./colliderShape.js";
 import type { ColliderShapeDescriptor } from "./colliderShapeDescriptor.js";
+import type { SubstepContext } from "./substepContext.js";
 
 /** How a collider moves during a step. */
 export enum ColliderMotion {
@@ -147,12 +148,12 @@ export class Collider {
         this._updateInverseInertia();
     }
 
-    /** Velocity of the material point at world `(x, y, z)` into `out`. */
-    public pointVelocity(x: number, y: number, z: number, out: Float64Array): void {
+    /** Velocity of the material point at world `point[0..2]` into `out`. */
+    public pointVelocity(point: Float64Array, out: Float64Array): void {
         const w = this.angularVelocity;
-        const rx = x - this._com[0];
-        const ry = y - this._com[1];
-        const rz = z - this._com[2];
+        const rx = point[0] - this._com[0];
+        const ry = point[1] - this._com[1];
+        const rz = point[2] - this._com[2];
         out[0] = this.linearVelocity[0] + w[1] * rz - w[2] * ry;
         out[1] = this.linearVelocity[1] + w[2] * rx - w[0] * rz;
         out[2] = this.linearVelocity[2] + w[0] * ry - w[1] * rx;
@@ -167,10 +168,11 @@ export class Collider {
     }
 
     /**
-     * Advances a moving collider by `h` seconds with its velocities (rotation about the centre of mass).
+     * Advances a moving collider by one substep with its velocities (rotation about the centre of mass).
      * @internal solver use
      */
-    public _integrate(h: number): void {
+    public _integrate(context: SubstepContext): void {
+        const h = context.h;
         const v = this.linearVelocity;
         const w = this.angularVelocity;
         this._com[0] += v[0] * h;
@@ -205,10 +207,13 @@ export class Collider {
      * Generalised inverse mass of the body for a unit push along `n` at world point `p`: `1/M + (r × n)·I⁻¹(r × n)`.
      * @internal solver use
      */
-    public _inverseMassAt(px: number, py: number, pz: number, nx: number, ny: number, nz: number): number {
-        const rx = px - this._com[0];
-        const ry = py - this._com[1];
-        const rz = pz - this._com[2];
+    public _inverseMassAt(p: Float64Array, n: Float64Array): number {
+        const nx = n[0];
+        const ny = n[1];
+        const nz = n[2];
+        const rx = p[0] - this._com[0];
+        const ry = p[1] - this._com[1];
+        const rz = p[2] - this._com[2];
         const cx = ry * nz - rz * ny;
         const cy = rz * nx - rx * nz;
         const cz = rx * ny - ry * nx;
@@ -226,10 +231,14 @@ export class Collider {
      * by `j·h/M` (so later contacts in the same substep see the body where it is), and the accumulator records it.
      * @internal solver use
      */
-    public _applyImpulse(jx: number, jy: number, jz: number, px: number, py: number, pz: number, h: number): void {
-        const rx = px - this._com[0];
-        const ry = py - this._com[1];
-        const rz = pz - this._com[2];
+    public _applyImpulse(j: Float64Array, p: Float64Array, context: SubstepContext): void {
+        const jx = j[0];
+        const jy = j[1];
+        const jz = j[2];
+        const h = context.h;
+        const rx = p[0] - this._com[0];
+        const ry = p[1] - this._com[1];
+        const rz = p[2] - this._com[2];
         const tx = ry * jz - rz * jy;
         const ty = rz * jx - rx * jz;
         const tz = rx * jy - ry * jx;
@@ -239,16 +248,22 @@ export class Collider {
         this.angularVelocity[2] += i[6] * tx + i[7] * ty + i[8] * tz;
         const invMass = 1 / this.mass;
         for (let axis = 0; axis < 3; axis++) {
-            const dv = (axis === 0 ? jx : axis === 1 ? jy : jz) * invMass;
+            const dv = j[axis] * invMass;
             this.linearVelocity[axis] += dv;
             this._com[axis] += dv * h;
             this.position[axis] += dv * h;
         }
-        this.recordImpulse(jx, jy, jz, px, py, pz);
+        this.recordImpulse(j, p);
     }
 
-    /** Adds an impulse to the accumulator only (used for static and kinematic supports, whose motion is given). */
-    public recordImpulse(jx: number, jy: number, jz: number, px: number, py: number, pz: number): void {
+    /** Adds the impulse `j` at world point `p` to the accumulator only (static and kinematic supports: their motion is given). */
+    public recordImpulse(j: Float64Array, p: Float64Array): void {
+        const jx = j[0];
+        const jy = j[1];
+        const jz = j[2];
+        const px = p[0];
+        const py = p[1];
+        const pz = p[2];
         this.impulse[0] += jx;
         this.impulse[1] += jy;
         this.impulse[2] += jz;

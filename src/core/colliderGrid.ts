@@ -98,10 +98,16 @@ export class ColliderGrid {
     }
 
     /**
-     * Writes into `out` (from index 0) every slot whose bounds overlap the box `[min, max]`, each once, and returns
-     * how many; stops at `out.length`.
+     * Writes into `out` (from index 0) every slot whose bounds overlap `box` (min xyz, max xyz), each once, and
+     * returns how many; stops at `out.length`. The box comes in an array so that no number is boxed per query.
      */
-    public query(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, out: Int32Array): number {
+    public query(box: Float64Array, out: Int32Array): number {
+        const minX = box[0];
+        const minY = box[1];
+        const minZ = box[2];
+        const maxX = box[3];
+        const maxY = box[4];
+        const maxZ = box[5];
         if (++this._query === 0x7fffffff) {
             this._stamp.fill(0);
             this._query = 1;
@@ -122,6 +128,17 @@ export class ColliderGrid {
         const y1 = Math.floor(maxY / size);
         const z0 = Math.floor(minZ / size);
         const z1 = Math.floor(maxZ / size);
+        // A box swept by an exploding particle can span billions of cells; past as many cells as there are slots,
+        // testing every slot's bounds is cheaper (and the answer is the same).
+        if (!((x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1) <= Math.max(this._slotCount, 64))) {
+            count = 0;
+            for (let s = 0; s < this._slotCount && count < out.length; s++) {
+                if (overlaps(bounds, s, minX, minY, minZ, maxX, maxY, maxZ)) {
+                    out[count++] = s;
+                }
+            }
+            return count;
+        }
         for (let z = z0; z <= z1; z++) {
             for (let y = y0; y <= y1; y++) {
                 for (let x = x0; x <= x1; x++) {

@@ -112,35 +112,67 @@ export class ColliderShape {
     }
 
     /**
-     * Signed distance from the point `(px, py, pz)` (collider frame) to the surface, negative inside, and the outward
-     * unit normal at the closest feature, written to `out[0..2]`. `reach` bounds the search for meshes: points
-     * farther than `reach` from a mesh may report `Infinity`.
+     * For the point `point[0..2]` (collider frame): the outward unit normal at the closest feature into `out[0..2]`
+     * and the signed distance to the surface (negative inside) into `out[3]`. `point[3]` bounds the search for
+     * meshes: points farther than that from a mesh report `Infinity`. Inputs and outputs go through arrays so the
+     * solver's loop never boxes a number.
      */
-    public query(px: number, py: number, pz: number, reach: number, out: Float64Array): number {
+    public query(point: Float64Array, out: Float64Array): void {
         switch (this.kind) {
             case ColliderShapeKind.Plane: {
                 const a = this._a;
                 out[0] = a[0];
                 out[1] = a[1];
                 out[2] = a[2];
-                return a[0] * px + a[1] * py + a[2] * pz - this._radius;
+                out[3] = a[0] * point[0] + a[1] * point[1] + a[2] * point[2] - this._radius;
+                return;
             }
             case ColliderShapeKind.Sphere:
-                return sphereDistance(px - this._center[0], py - this._center[1], pz - this._center[2], this._radius, out);
+                offset[0] = point[0] - this._center[0];
+                offset[1] = point[1] - this._center[1];
+                offset[2] = point[2] - this._center[2];
+                this._sphereDistance(offset, out);
+                return;
             case ColliderShapeKind.Box:
-                return this._boxDistance(px, py, pz, out);
+                this._boxDistance(point, out);
+                return;
             case ColliderShapeKind.Capsule:
-                return this._capsuleDistance(px, py, pz, out);
+                this._capsuleDistance(point, out);
+                return;
             case ColliderShapeKind.Cylinder:
-                return this._cylinderDistance(px, py, pz, out);
+                this._cylinderDistance(point, out);
+                return;
             case ColliderShapeKind.ConvexHull:
-                return this._convexDistance(px, py, pz, out);
+                this._convexDistance(point, out);
+                return;
             default:
-                return (this._mesh as TriangleMeshShape).query(px, py, pz, reach, out);
+                (this._mesh as TriangleMeshShape).query(point, out);
         }
     }
 
-    private _boxDistance(px: number, py: number, pz: number, out: Float64Array): number {
+    /** Distance to a sphere of this shape's radius at the origin from the offset `d`: normal into `out[0..2]`, distance into `out[3]`. */
+    private _sphereDistance(d: Float64Array, out: Float64Array): void {
+        const dx = d[0];
+        const dy = d[1];
+        const dz = d[2];
+        const length = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        if (length > 1e-12) {
+            out[0] = dx / length;
+            out[1] = dy / length;
+            out[2] = dz / length;
+        } else {
+            // At the exact centre every direction is out; up is as good as any and deterministic.
+            out[0] = 0;
+            out[1] = 1;
+            out[2] = 0;
+        }
+        out[3] = length - this._radius;
+    }
+
+    private _boxDistance(point: Float64Array, out: Float64Array): void {
+        const px = point[0];
+        const py = point[1];
+        const pz = point[2];
         const r = this._rotation;
         const c = this._center;
         const h = this._a;
@@ -185,10 +217,13 @@ export class ColliderShape {
         out[0] = r[0] * nx + r[1] * ny + r[2] * nz;
         out[1] = r[3] * nx + r[4] * ny + r[5] * nz;
         out[2] = r[6] * nx + r[7] * ny + r[8] * nz;
-        return distance;
+        out[3] = distance;
     }
 
-    private _capsuleDistance(px: number, py: number, pz: number, out: Float64Array): number {
+    private _capsuleDistance(point: Float64Array, out: Float64Array): void {
+        const px = point[0];
+        const py = point[1];
+        const pz = point[2];
         const a = this._a;
         const b = this._b;
         const abx = b[0] - a[0];
@@ -197,10 +232,16 @@ export class ColliderShape {
         const length2 = abx * abx + aby * aby + abz * abz;
         let t = length2 > 0 ? ((px - a[0]) * abx + (py - a[1]) * aby + (pz - a[2]) * abz) / length2 : 0;
         t = t < 0 ? 0 : t > 1 ? 1 : t;
-        return sphereDistance(px - (a[0] + abx * t), py - (a[1] + aby * t), pz - (a[2] + abz * t), this._radius, out);
+        offset[0] = px - (a[0] + abx * t);
+        offset[1] = py - (a[1] + aby * t);
+        offset[2] = pz - (a[2] + abz * t);
+        this._sphereDistance(offset, out);
     }
 
-    private _cylinderDistance(px: number, py: number, pz: number, out: Float64Array): number {
+    private _cylinderDistance(point: Float64Array, out: Float64Array): void {
+        const px = point[0];
+        const py = point[1];
+        const pz = point[2];
         const a = this._a;
         const b = this._b;
         let ux = b[0] - a[0];
@@ -243,21 +284,26 @@ export class ColliderShape {
             out[0] = (dr * rx + da * sign * ux) / distance;
             out[1] = (dr * ry + da * sign * uy) / distance;
             out[2] = (dr * rz + da * sign * uz) / distance;
-            return distance;
+            out[3] = distance;
+            return;
         }
         if (dr >= da) {
             out[0] = rx;
             out[1] = ry;
             out[2] = rz;
-            return dr;
+            out[3] = dr;
+            return;
         }
         out[0] = sign * ux;
         out[1] = sign * uy;
         out[2] = sign * uz;
-        return da;
+        out[3] = da;
     }
 
-    private _convexDistance(px: number, py: number, pz: number, out: Float64Array): number {
+    private _convexDistance(point: Float64Array, out: Float64Array): void {
+        const px = point[0];
+        const py = point[1];
+        const pz = point[2];
         const planes = this._planes;
         let best = -Infinity;
         let bestPlane = 0;
@@ -271,25 +317,12 @@ export class ColliderShape {
         out[0] = planes[bestPlane];
         out[1] = planes[bestPlane + 1];
         out[2] = planes[bestPlane + 2];
-        return best;
+        out[3] = best;
     }
 }
 
-/** Distance to a sphere of `radius` at the origin from the offset `(dx, dy, dz)`, normal into `out`. */
-function sphereDistance(dx: number, dy: number, dz: number, radius: number, out: Float64Array): number {
-    const length = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (length > 1e-12) {
-        out[0] = dx / length;
-        out[1] = dy / length;
-        out[2] = dz / length;
-    } else {
-        // At the exact centre every direction is out; up is as good as any and deterministic.
-        out[0] = 0;
-        out[1] = 1;
-        out[2] = 0;
-    }
-    return length - radius;
-}
+/** Scratch offset for the sphere-like distances. */
+const offset = new Float64Array(3);
 
 /** Row-major rotation matrix of a unit quaternion `[x, y, z, w]` (normalised first). */
 export function matrixFromQuaternion(q: ArrayLike<number>, out: Float64Array): void {

@@ -1,3 +1,5 @@
+import type { SubstepContext } from "./substepContext.js";
+
 /**
  * Distance constraints `C = |xⱼ − xᵢ| − L` (stretch and shear), projected in XPBD form.
  * One instance holds one kind for one body; the kind can be switched off and its compliance changed at any time.
@@ -45,8 +47,13 @@ export class DistanceConstraints {
         return this.restLengths.length;
     }
 
-    /** One Gauss–Seidel sweep. `alphaTilde = compliance / h²` is passed in so the sweep does no division by h. */
-    public project(x: Float64Array, invMass: Float64Array, alphaTilde: number): void {
+    /** One Gauss–Seidel sweep with `α̃ = compliance / h²`. */
+    public project(x: Float64Array, invMass: Float64Array, context: SubstepContext): void {
+        if (this.lambdas.length === 0) {
+            return;
+        }
+        // Read after the early return: an unused number read in code the JIT has not optimised yet is boxed.
+        const alphaTilde = this.compliance * context.invH2;
         const indices = this.indices;
         const rest = this.restLengths;
         const lambdas = this.lambdas;

@@ -1,5 +1,7 @@
 import { ColliderMotion, type Collider } from "./collider.js";
 import type { ColliderShape } from "./colliderShape.js";
+import type { SoftBody } from "./softBody.js";
+import { SubstepContext } from "./substepContext.js";
 
 /**
  * Contact candidates of one body's particles against collider shapes, found once per step by the broad phase and
@@ -16,7 +18,7 @@ export class ParticleContacts {
     public count = 0;
     /** Set when the broad phase found more candidates than {@link capacity}; extra ones were dropped. */
     public overflowed = false;
-    /** Contacts touching in the last iteration. */
+    /** Candidates that touched during the last substep. */
     public touching = 0;
     /** Largest correction (m) in the current step. */
     public maxCorrection = 0;
@@ -50,26 +52,22 @@ export class ParticleContacts {
     /** Clears the touch flags at the start of a substep. */
     public beginSubstep(): void {
         this._active.fill(0, 0, this.count);
+        this.touching = 0;
     }
 
-    /**
-     * One pass over the candidates. `perParticleCorrection` receives the largest correction per particle.
-     * @param h substep length
-     */
-    public project(
-        x: Float64Array,
-        xPrev: Float64Array,
-        invMass: Float64Array,
-        thickness: number,
-        staticFriction: number,
-        kineticFriction: number,
-        colliders: readonly Collider[],
-        shapes: readonly ColliderShape[],
-        h: number,
-        perParticleCorrection: Float32Array,
-    ): void {
-        const n = normal;
-        let touching = 0;
+    /** One pass over the candidates of `body`; the largest correction per particle goes to `body.contactResidual`. */
+    public project(body: SoftBody, colliders: readonly Collider[], shapes: readonly ColliderShape[], context: SubstepContext): void {
+        if (this.count === 0) {
+            return;
+        }
+        const x = body.positions;
+        const xPrev = body.previousPositions;
+        const invMass = body.inverseMasses;
+        const thickness = body.thickness;
+        const perParticleCorrection = body.contactResidual;
+        const h = context.h;
+        const n = shapeResult;
+        query[3] = thickness * 4;
         for (let k = 0; k < this.count; k++) {
             const p = this.particles[k];
             const w = invMass[p];
@@ -84,20 +82,25 @@ export class ParticleContacts {
             const dy = x[i + 1] - collider.position[1];
             const dz = x[i + 2] - collider.position[2];
             // Into the collider frame with the transposed rotation.
-            const lx = m[0] * dx + m[3] * dy + m[6] * dz;
-            const ly = m[1] * dx + m[4] * dy + m[7] * dz;
-            const lz = m[2] * dx + m[5] * dy + m[8] * dz;
-            const distance = shapes[slot].query(lx, ly, lz, thickness * 4, n);
-            const depth = thickness - distance;
+            query[0] = m[0] * dx + m[3] * dy + m[6] * dz;
+            query[1] = m[1] * dx + m[4] * dy + m[7] * dz;
+            query[2] = m[2] * dx + m[5] * dy + m[8] * dz;
+            shapes[slot].query(query, n);
+            const depth = thickness - n[3];
             if (!(depth > 0)) {
                 continue;
             }
-            touching++;
             const nx = m[0] * n[0] + m[1] * n[1] + m[2] * n[2];
             const ny = m[3] * n[0] + m[4] * n[1] + m[5] * n[2];
             const nz = m[6] * n[0] + m[7] * n[1] + m[8] * n[2];
+            direction[0] = nx;
+            direction[1] = ny;
+            direction[2] = nz;
             const dynamic = collider.motion === ColliderMotion.Dynamic;
-            const wBody = dynamic ? collider._inverseMassAt(x[i], x[i + 1], x[i + 2], nx, ny, nz) : 0;
+            point[0] = x[i];
+            point[1] = x[i + 1];
+            point[2] = x[i + 2];
+            const wBody = dynamic ? collider._inverseMassAt(point, direction) : 0;
             const lambda = depth / (w + wBody);
             x[i] += w * lambda * nx;
             x[i + 1] += w * lambda * ny;
@@ -109,26 +112,33 @@ export class ParticleContacts {
                 this.maxCorrection = depth;
             }
             // The particle gained momentum λ·n/h; the body gets the opposite impulse.
+            point[0] = x[i];
+            point[1] = x[i + 1];
+            point[2] = x[i + 2];
             const jn = -lambda / h;
+            impulse[0] = jn * nx;
+            impulse[1] = jn * ny;
+            impulse[2] = jn * nz;
             if (dynamic) {
-                collider._applyImpulse(jn * nx, jn * ny, jn * nz, x[i], x[i + 1], x[i + 2], h);
+                collider._applyImpulse(impulse, point, context);
             } else {
-                collider.recordImpulse(jn * nx, jn * ny, jn * nz, x[i], x[i + 1], x[i + 2]);
+                collider.recordImpulse(impulse, point);
             }
             if (this._active[k] === 0) {
                 this._active[k] = 1;
+                this.touching++;
             }
             this._normals[3 * k] = nx;
             this._normals[3 * k + 1] = ny;
             this._normals[3 * k + 2] = nz;
             // Positional friction: remove the tangential slip relative to the surface over this substep, entirely
             // while it is within the static cone (|slip| < μs·depth), else by μk·depth.
-            const us = Math.sqrt(staticFriction * collider.friction);
-            const uk = Math.sqrt(kineticFriction * collider.friction);
+            const us = Math.sqrt(body.staticFriction * collider.friction);
+            const uk = Math.sqrt(body.kineticFriction * collider.friction);
             if (us === 0 && uk === 0) {
                 continue;
             }
-            collider.pointVelocity(x[i], x[i + 1], x[i + 2], surface);
+            collider.pointVelocity(point, surface);
             let sx = x[i] - xPrev[i] - surface[0] * h;
             let sy = x[i + 1] - xPrev[i + 1] - surface[1] * h;
             let sz = x[i + 2] - xPrev[i + 2] - surface[2] * h;
@@ -141,22 +151,27 @@ export class ParticleContacts {
                 continue;
             }
             const removed = slip < us * depth ? slip : Math.min(uk * depth, slip);
-            const tx = sx / slip;
-            const ty = sy / slip;
-            const tz = sz / slip;
-            const wBodyT = dynamic ? collider._inverseMassAt(x[i], x[i + 1], x[i + 2], tx, ty, tz) : 0;
+            direction[0] = sx / slip;
+            direction[1] = sy / slip;
+            direction[2] = sz / slip;
+            const wBodyT = dynamic ? collider._inverseMassAt(point, direction) : 0;
             const lambdaT = removed / (w + wBodyT);
-            x[i] -= w * lambdaT * tx;
-            x[i + 1] -= w * lambdaT * ty;
-            x[i + 2] -= w * lambdaT * tz;
+            x[i] -= w * lambdaT * direction[0];
+            x[i + 1] -= w * lambdaT * direction[1];
+            x[i + 2] -= w * lambdaT * direction[2];
+            point[0] = x[i];
+            point[1] = x[i + 1];
+            point[2] = x[i + 2];
             const jt = lambdaT / h;
+            impulse[0] = jt * direction[0];
+            impulse[1] = jt * direction[1];
+            impulse[2] = jt * direction[2];
             if (dynamic) {
-                collider._applyImpulse(jt * tx, jt * ty, jt * tz, x[i], x[i + 1], x[i + 2], h);
+                collider._applyImpulse(impulse, point, context);
             } else {
-                collider.recordImpulse(jt * tx, jt * ty, jt * tz, x[i], x[i + 1], x[i + 2]);
+                collider.recordImpulse(impulse, point);
             }
         }
-        this.touching = touching;
     }
 
     /** Records each candidate's approach speed before the substep's velocities are overwritten. */
@@ -166,7 +181,10 @@ export class ParticleContacts {
                 continue;
             }
             const i = this.particles[k] * 3;
-            colliders[this.slots[k]].pointVelocity(x[i], x[i + 1], x[i + 2], surface);
+            point[0] = x[i];
+            point[1] = x[i + 1];
+            point[2] = x[i + 2];
+            colliders[this.slots[k]].pointVelocity(point, surface);
             this._approach[k] =
                 (v[i] - surface[0]) * this._normals[3 * k] +
                 (v[i + 1] - surface[1]) * this._normals[3 * k + 1] +
@@ -178,15 +196,12 @@ export class ParticleContacts {
      * Restitution: a touching particle that approached faster than `threshold` leaves at `e` times that speed.
      * The change of momentum is handed to a dynamic collider, so restitution too conserves momentum.
      */
-    public applyRestitution(
-        v: Float64Array,
-        x: Float64Array,
-        masses: Float64Array,
-        invMass: Float64Array,
-        restitution: number,
-        colliders: readonly Collider[],
-        threshold: number,
-    ): void {
+    public applyRestitution(body: SoftBody, colliders: readonly Collider[], threshold: number): void {
+        const v = body.velocities;
+        const x = body.positions;
+        const masses = body.masses;
+        const invMass = body.inverseMasses;
+        const restitution = body.restitution;
         for (let k = 0; k < this.count; k++) {
             const p = this.particles[k];
             const approach = this._approach[k];
@@ -202,7 +217,10 @@ export class ParticleContacts {
             const nx = this._normals[3 * k];
             const ny = this._normals[3 * k + 1];
             const nz = this._normals[3 * k + 2];
-            collider.pointVelocity(x[i], x[i + 1], x[i + 2], surface);
+            point[0] = x[i];
+            point[1] = x[i + 1];
+            point[2] = x[i + 2];
+            collider.pointVelocity(point, surface);
             const current = (v[i] - surface[0]) * nx + (v[i + 1] - surface[1]) * ny + (v[i + 2] - surface[2]) * nz;
             const dv = -e * approach - current;
             if (dv <= 0) {
@@ -212,14 +230,25 @@ export class ParticleContacts {
             v[i + 1] += dv * ny;
             v[i + 2] += dv * nz;
             const j = -masses[p] * dv;
+            impulse[0] = j * nx;
+            impulse[1] = j * ny;
+            impulse[2] = j * nz;
             if (collider.motion === ColliderMotion.Dynamic) {
-                collider._applyImpulse(j * nx, j * ny, j * nz, x[i], x[i + 1], x[i + 2], 0);
+                collider._applyImpulse(impulse, point, AFTER_SUBSTEP);
             } else {
-                collider.recordImpulse(j * nx, j * ny, j * nz, x[i], x[i + 1], x[i + 2]);
+                collider.recordImpulse(impulse, point);
             }
         }
     }
 }
 
-const normal = new Float64Array(3);
+// Scratch arrays: numbers cross function boundaries through these, never as boxed arguments.
+const query = new Float64Array(4);
+const shapeResult = new Float64Array(4);
+const point = new Float64Array(3);
+const direction = new Float64Array(3);
+const impulse = new Float64Array(3);
 const surface = new Float64Array(3);
+/** Restitution acts on velocities after the substep's positions are final: the body must not move any more. */
+const AFTER_SUBSTEP = new SubstepContext();
+AFTER_SUBSTEP.h = 0;

@@ -1,4 +1,5 @@
 import { pinComplianceFromWeight } from "./stiffness.js";
+import type { SubstepContext } from "./substepContext.js";
 
 /**
  * Weighted pins, one slot per particle. Weight 1: the particle is kinematic and sits exactly on its target; weight in
@@ -105,8 +106,12 @@ export class PinConstraints {
         return false;
     }
 
-    /** Moves the weight-1 particles onto their targets at fraction `t` of the step. */
-    public placeKinematic(x: Float64Array, t: number): void {
+    /** Moves the weight-1 particles onto their targets at the context's fraction `t` of the step. */
+    public placeKinematic(x: Float64Array, context: SubstepContext): void {
+        if (this.kinematicCount === 0) {
+            return;
+        }
+        const t = context.t;
         const start = this.targetsStart;
         const end = this.targetsEnd;
         for (let k = 0; k < this.kinematicCount; k++) {
@@ -117,8 +122,13 @@ export class PinConstraints {
         }
     }
 
-    /** One sweep over the soft pins towards their targets at fraction `t` of the step; `invH2 = 1 / h²`. */
-    public projectSoft(x: Float64Array, invMass: Float64Array, t: number, invH2: number): void {
+    /** One sweep over the soft pins towards their targets at the context's fraction `t` of the step. */
+    public projectSoft(x: Float64Array, invMass: Float64Array, context: SubstepContext): void {
+        if (this.softCount === 0) {
+            return;
+        }
+        const t = context.t;
+        const invH2 = context.invH2;
         const start = this.targetsStart;
         const end = this.targetsEnd;
         for (let s = 0; s < this.softCount; s++) {

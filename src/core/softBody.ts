@@ -1,3 +1,4 @@
+import { DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT } from "./aerodynamics.js";
 import { BendConstraints } from "./bendConstraints.js";
 import { DistanceConstraints } from "./distanceConstraints.js";
 import { ParticleContacts } from "./particleContacts.js";
@@ -48,6 +49,12 @@ export interface SoftBodyOptions {
     collideWith?: number;
     /** Edge length / rest length above which an over-stretch event is raised. Default 1.5. */
     overStretchRatio?: number;
+    /** Aerodynamic drag coefficient C_D of the surface triangles (see `aerodynamics.ts`). Default 1.2 (a flat plate). */
+    dragCoefficient?: number;
+    /** Aerodynamic lift coefficient C_L of the surface triangles (see `aerodynamics.ts`). Default 1. */
+    liftCoefficient?: number;
+    /** Scale of the world's wind this body feels (0 turns its aerodynamics off, still-air drag included). Default 1. */
+    windScale?: number;
 }
 
 /** The defaults of {@link SoftBodyOptions}. */
@@ -69,6 +76,9 @@ export const SOFT_BODY_DEFAULTS: Readonly<Required<SoftBodyOptions>> = {
     membership: 1,
     collideWith: 0xffffffff,
     overStretchRatio: 1.5,
+    dragCoefficient: DEFAULT_DRAG_COEFFICIENT,
+    liftCoefficient: DEFAULT_LIFT_COEFFICIENT,
+    windScale: 1,
 };
 
 /**
@@ -146,6 +156,12 @@ export class SoftBody {
     public collideWith: number;
     /** Over-stretch event threshold (edge ratio). */
     public overStretchRatio: number;
+    /** Aerodynamic drag coefficient C_D. */
+    public dragCoefficient: number;
+    /** Aerodynamic lift coefficient C_L. */
+    public liftCoefficient: number;
+    /** Scale of the world's wind on this body; 0 turns its aerodynamics off. */
+    public windScale: number;
     /** Whether the body is asleep. */
     public sleeping = false;
     /** Seconds the body has been slow. @internal */
@@ -156,6 +172,8 @@ export class SoftBody {
     public readonly _validPositions: Float64Array;
     /** @internal */
     public readonly _validVelocities: Float64Array;
+    /** Per-particle aerodynamic impulse of the current substep (scratch). @internal */
+    public readonly _aeroImpulse: Float64Array;
 
     /**
      * @param descriptor particles and constraint index lists (see {@link SoftBodyDescriptor})
@@ -203,6 +221,7 @@ export class SoftBody {
         this.contactResidual = new Float32Array(n);
         this._validPositions = new Float64Array(positions);
         this._validVelocities = new Float64Array(3 * n);
+        this._aeroImpulse = new Float64Array(3 * n);
         this.damping = o.damping;
         this.staticFriction = o.staticFriction;
         this.kineticFriction = o.kineticFriction;
@@ -214,6 +233,9 @@ export class SoftBody {
         this.membership = o.membership;
         this.collideWith = o.collideWith;
         this.overStretchRatio = o.overStretchRatio;
+        this.dragCoefficient = o.dragCoefficient;
+        this.liftCoefficient = o.liftCoefficient;
+        this.windScale = o.windScale;
     }
 
     /**
@@ -419,6 +441,9 @@ function validateOptions(o: Required<SoftBodyOptions>): void {
         "thickness",
         "sleepVelocity",
         "sleepTime",
+        "dragCoefficient",
+        "liftCoefficient",
+        "windScale",
     ];
     for (const key of nonNegative) {
         const value = o[key] as number;

@@ -12,7 +12,7 @@ export interface SoftBodyDescriptor {
     particleMasses?: ArrayLike<number>;
     /** Total mass in kg, used when `particleMasses` is omitted. Default 1. */
     mass?: number;
-    /** Surface triangles, 3 particle indices each (counter-clockwise seen from outside): mass, wind and normals. */
+    /** Surface triangles, 3 particle indices each (either winding: the core never relies on it): mass and wind. */
     triangles?: ArrayLike<number>;
     /** Stretch (structural) distance constraints: particle index pairs. */
     stretch?: ArrayLike<number>;

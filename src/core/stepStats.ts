@@ -5,7 +5,7 @@
 export class StepStats {
     /** Wall time of the whole step (ms); world stats only. */
     public stepMs = 0;
-    /** Mean wall time of one substep (ms); world stats only. */
+    /** Wall time of the step divided by its substeps (ms); world stats only. */
     public substepMs = 0;
     /** Substeps and iterations per substep used. */
     public substeps = 0;

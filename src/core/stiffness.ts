@@ -7,7 +7,7 @@
  */
 export const COMPLIANCE_AT_ZERO_STIFFNESS = {
     /** Distance constraints (stretch, shear): metres per newton. */
-    distance: 1e-2,
+    distance: 1,
     /** Dihedral bend constraints: radians per newton-metre. */
     bend: 10,
     /** Tetrahedral volume constraints: cubic metres per pascal-ish unit of the volume error. */

@@ -1,3 +1,5 @@
+import { closestPointOnTriangle } from "./closestPointOnTriangle.js";
+
 /**
  * A triangle mesh collider (Havok mesh and heightfield shapes): a uniform grid over the triangles answers "closest
  * surface point within reach". A closed mesh (every edge shared by two triangles) is solid: its inside is negative,
@@ -94,8 +96,12 @@ export class TriangleMeshShape {
         this._stamp = new Int32Array(triangleCount);
     }
 
-    /** See {@link ColliderShape.query}: Infinity when nothing lies within `reach`. */
-    public query(px: number, py: number, pz: number, reach: number, out: Float64Array): number {
+    /** See {@link ColliderShape.query}: the distance is Infinity when nothing lies within `point[3]`. */
+    public query(point: Float64Array, out: Float64Array): void {
+        const px = point[0];
+        const py = point[1];
+        const pz = point[2];
+        const reach = point[3];
         if (++this._query === 0x7fffffff) {
             this._stamp.fill(0);
             this._query = 1;
@@ -125,11 +131,11 @@ export class TriangleMeshShape {
                             continue;
                         }
                         this._stamp[t] = stamp;
-                        closestPointOnTriangle(this._positions, this._indices, t, px, py, pz, closest);
-                        const dx = px - closest[0];
-                        const dy = py - closest[1];
-                        const dz = pz - closest[2];
-                        const dist2 = dx * dx + dy * dy + dz * dz;
+                        const a = 3 * this._indices[3 * t];
+                        const b = 3 * this._indices[3 * t + 1];
+                        const c = 3 * this._indices[3 * t + 2];
+                        const q = this._positions;
+                        const dist2 = closestPointOnTriangle(px, py, pz, q[a], q[a + 1], q[a + 2], q[b], q[b + 1], q[b + 2], q[c], q[c + 1], q[c + 2], closest);
                         if (dist2 < best2) {
                             best2 = dist2;
                             bestTriangle = t;
@@ -142,7 +148,8 @@ export class TriangleMeshShape {
             }
         }
         if (bestTriangle < 0) {
-            return Infinity;
+            out[3] = Infinity;
+            return;
         }
         const n = this._normals;
         const nx = n[3 * bestTriangle];
@@ -158,13 +165,15 @@ export class TriangleMeshShape {
             out[0] = (s * dx) / distance;
             out[1] = (s * dy) / distance;
             out[2] = (s * dz) / distance;
-            return this.closed && side < 0 ? -distance : distance;
+            out[3] = this.closed && side < 0 ? -distance : distance;
+            return;
         }
         const s = !this.closed && side < 0 ? -1 : 1;
         out[0] = s * nx;
         out[1] = s * ny;
         out[2] = s * nz;
-        return 0;
+        out[3] = 0;
+        return;
     }
 
     private _forEachTriangleCell(triangleCount: number, visit: (cell: number, triangle: number) => void): void {
@@ -173,6 +182,10 @@ export class TriangleMeshShape {
         const o = this._origin;
         const d = this._dims;
         for (let t = 0; t < triangleCount; t++) {
+            // Zero-area triangles have no normal and no closest point worth reporting: leave them out of the grid.
+            if (this._normals[3 * t] === 0 && this._normals[3 * t + 1] === 0 && this._normals[3 * t + 2] === 0) {
+                continue;
+            }
             const lo = [Infinity, Infinity, Infinity];
             const hi = [-Infinity, -Infinity, -Infinity];
             for (let corner = 0; corner < 3; corner++) {
@@ -221,80 +234,4 @@ function isClosed(indices: Int32Array, vertexCount: number): boolean {
         }
     }
     return true;
-}
-
-/** Closest point on triangle `t` to `p`, by the Voronoi regions of its vertices, edges and face. */
-function closestPointOnTriangle(
-    positions: Float64Array,
-    indices: Int32Array,
-    t: number,
-    px: number,
-    py: number,
-    pz: number,
-    out: Float64Array,
-): void {
-    const a = 3 * indices[3 * t];
-    const b = 3 * indices[3 * t + 1];
-    const c = 3 * indices[3 * t + 2];
-    const ax = positions[a];
-    const ay = positions[a + 1];
-    const az = positions[a + 2];
-    const abx = positions[b] - ax;
-    const aby = positions[b + 1] - ay;
-    const abz = positions[b + 2] - az;
-    const acx = positions[c] - ax;
-    const acy = positions[c + 1] - ay;
-    const acz = positions[c + 2] - az;
-    const apx = px - ax;
-    const apy = py - ay;
-    const apz = pz - az;
-    const d1 = abx * apx + aby * apy + abz * apz;
-    const d2 = acx * apx + acy * apy + acz * apz;
-    if (d1 <= 0 && d2 <= 0) {
-        return setPoint(out, ax, ay, az);
-    }
-    const bpx = px - positions[b];
-    const bpy = py - positions[b + 1];
-    const bpz = pz - positions[b + 2];
-    const d3 = abx * bpx + aby * bpy + abz * bpz;
-    const d4 = acx * bpx + acy * bpy + acz * bpz;
-    if (d3 >= 0 && d4 <= d3) {
-        return setPoint(out, positions[b], positions[b + 1], positions[b + 2]);
-    }
-    const vc = d1 * d4 - d3 * d2;
-    if (vc <= 0 && d1 >= 0 && d3 <= 0) {
-        const v = d1 / (d1 - d3);
-        return setPoint(out, ax + v * abx, ay + v * aby, az + v * abz);
-    }
-    const cpx = px - positions[c];
-    const cpy = py - positions[c + 1];
-    const cpz = pz - positions[c + 2];
-    const d5 = abx * cpx + aby * cpy + abz * cpz;
-    const d6 = acx * cpx + acy * cpy + acz * cpz;
-    if (d6 >= 0 && d5 <= d6) {
-        return setPoint(out, positions[c], positions[c + 1], positions[c + 2]);
-    }
-    const vb = d5 * d2 - d1 * d6;
-    if (vb <= 0 && d2 >= 0 && d6 <= 0) {
-        const w = d2 / (d2 - d6);
-        return setPoint(out, ax + w * acx, ay + w * acy, az + w * acz);
-    }
-    const va = d3 * d6 - d5 * d4;
-    if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
-        const w = (d4 - d3) / (d4 - d3 + (d5 - d6));
-        const bx = positions[b];
-        const by = positions[b + 1];
-        const bz = positions[b + 2];
-        return setPoint(out, bx + w * (positions[c] - bx), by + w * (positions[c + 1] - by), bz + w * (positions[c + 2] - bz));
-    }
-    const denominator = 1 / (va + vb + vc);
-    const v = vb * denominator;
-    const w = vc * denominator;
-    setPoint(out, ax + abx * v + acx * w, ay + aby * v + acy * w, az + abz * v + acz * w);
-}
-
-function setPoint(out: Float64Array, x: number, y: number, z: number): void {
-    out[0] = x;
-    out[1] = y;
-    out[2] = z;
 }

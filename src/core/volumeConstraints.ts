@@ -1,3 +1,5 @@
+import type { SubstepContext } from "./substepContext.js";
+
 /**
  * Tetrahedral volume constraints `C = V − V₀` with `V = ((b − a) × (c − a)) · (d − a) / 6`: what keeps a soft body
  * from collapsing into a pancake while its edges keep their lengths.
@@ -42,8 +44,13 @@ export class VolumeConstraints {
         return this.restVolumes.length;
     }
 
-    /** One Gauss–Seidel sweep with `alphaTilde = compliance / h²`. */
-    public project(x: Float64Array, invMass: Float64Array, alphaTilde: number): void {
+    /** One Gauss–Seidel sweep with `α̃ = compliance / h²`. */
+    public project(x: Float64Array, invMass: Float64Array, context: SubstepContext): void {
+        if (this.lambdas.length === 0) {
+            return;
+        }
+        // Read after the early return: an unused number read in code the JIT has not optimised yet is boxed.
+        const alphaTilde = this.compliance * context.invH2;
         const indices = this.indices;
         const restVolumes = this.restVolumes;
         const lambdas = this.lambdas;

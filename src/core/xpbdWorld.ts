@@ -1,10 +1,12 @@
+import { applyAerodynamics, DEFAULT_AIR_DENSITY } from "./aerodynamics.js";
 import { ColliderMotion, type Collider } from "./collider.js";
 import { ColliderGrid } from "./colliderGrid.js";
 import type { ColliderShape } from "./colliderShape.js";
-import { dihedralAngle } from "./bendConstraints.js";
+import { writeHinge } from "./bendConstraints.js";
 import { EventQueue, SoftBodyEventType } from "./eventQueue.js";
 import type { SoftBody } from "./softBody.js";
 import { StepStats } from "./stepStats.js";
+import { SubstepContext } from "./substepContext.js";
 import { tetVolume } from "./volumeConstraints.js";
 
 /** Options of an {@link XpbdWorld}; every field has a default. */
@@ -21,6 +23,10 @@ export interface XpbdWorldOptions {
     eventCapacity?: number;
     /** Broad-phase grid entries (shape × cell). Default 65,536. */
     gridCapacity?: number;
+    /** Wind velocity (m/s, world) acting on every body's surface triangles (see `aerodynamics.ts`). Default zero. */
+    wind?: readonly [number, number, number];
+    /** Air density ρ (kg/m³) of the aerodynamic force; 0 turns aerodynamics off. Default 1.2. */
+    airDensity?: number;
 }
 
 /** Approach speed (m/s) under which restitution does not bounce: resting contacts stay at rest. */
@@ -38,6 +44,10 @@ const now: () => number =
 export class XpbdWorld {
     /** Gravity (m/s²). */
     public readonly gravity = new Float64Array(3);
+    /** Wind velocity (m/s, world). */
+    public readonly wind = new Float64Array(3);
+    /** Air density (kg/m³). */
+    public airDensity: number;
     /** Substeps per step. */
     public substeps: number;
     /** Iterations per substep. */
@@ -59,6 +69,11 @@ export class XpbdWorld {
     private _slotShapes: ColliderShape[] = [];
     private _slotsDirty = true;
     private readonly _query = new Int32Array(32);
+    private readonly _box = new Float64Array(6);
+    private readonly _context = new SubstepContext();
+    /** Wind xyz and air density, copied from the public fields at the start of each step. */
+    private readonly _air = new Float64Array(4);
+    private readonly _hinge = new Float64Array(10);
     private _nextBodyId = 0;
     private _gridOverflowReported = false;
     private readonly _contactOverflowReported = new WeakSet<SoftBody>();
@@ -70,6 +85,15 @@ export class XpbdWorld {
             throw new RangeError(`gravity must be finite, got ${gravity.join(", ")}`);
         }
         this.gravity.set(gravity);
+        const wind = options.wind ?? [0, 0, 0];
+        if (!wind.every(Number.isFinite)) {
+            throw new RangeError(`wind must be finite, got ${wind.join(", ")}`);
+        }
+        this.wind.set(wind);
+        this.airDensity = options.airDensity ?? DEFAULT_AIR_DENSITY;
+        if (!(this.airDensity >= 0) || !Number.isFinite(this.airDensity)) {
+            throw new RangeError(`airDensity must be a finite number ≥ 0, got ${this.airDensity}`);
+        }
         this.substeps = positiveInteger(options.substeps ?? 10, "substeps");
         this.iterations = positiveInteger(options.iterations ?? 2, "iterations");
         const cellSize = options.cellSize ?? 0.5;
@@ -126,54 +150,55 @@ export class XpbdWorld {
             this._rebuildSlots();
         }
         const substeps = this.substeps;
-        const h = dt / substeps;
-        const invH2 = 1 / (h * h);
+        const context = this._context;
+        context.setStep(dt, substeps);
+        this._air.set(this.wind);
+        this._air[3] = this.airDensity;
         for (let c = 0; c < this.colliders.length; c++) {
             this.colliders[c].resetImpulse();
             this.colliders[c].syncPose();
         }
-        this._updateSlotBounds(dt);
+        this._updateSlotBounds(context);
         this._grid.build(this._slotColliders.length);
         if (this._grid.overflowed && !this._gridOverflowReported) {
             this._gridOverflowReported = true;
             this.events.push(SoftBodyEventType.CapacityExceeded, -1, 1, this._gridCapacity);
         }
         for (let b = 0; b < this.bodies.length; b++) {
-            this._beginStep(this.bodies[b], dt);
+            this._beginStep(this.bodies[b], context);
         }
-        const substepStart = now();
         for (let s = 0; s < substeps; s++) {
-            const t = (s + 1) / substeps;
+            context.t = (s + 1) / substeps;
             for (let c = 0; c < this.colliders.length; c++) {
                 const collider = this.colliders[c];
                 if (collider.motion !== ColliderMotion.Static) {
-                    collider._integrate(h);
+                    collider._integrate(context);
                 }
             }
             for (let b = 0; b < this.bodies.length; b++) {
                 const body = this.bodies[b];
                 if (!body.sleeping) {
-                    this._substep(body, h, t, invH2);
+                    this._substep(body, context);
                 }
             }
         }
-        const substepTime = now() - substepStart;
         const stats = this.stats;
         stats.reset();
         for (let b = 0; b < this.bodies.length; b++) {
             const body = this.bodies[b];
-            this._endStep(body, dt);
+            this._endStep(body, context);
             stats.accumulate(body.stats);
         }
         stats.substeps = substeps;
         stats.iterations = this.iterations;
-        stats.substepMs = substepTime / substeps;
+        // Two clock reads per step: each read boxes a number, so the per-substep figure is the step's share.
         stats.stepMs = now() - start;
+        stats.substepMs = stats.stepMs / substeps;
         this.time += dt;
     }
 
     /** Pins, wake-up, last valid state and broad phase of one body. */
-    private _beginStep(body: SoftBody, dt: number): void {
+    private _beginStep(body: SoftBody, context: SubstepContext): void {
         if (body.pins.dirty) {
             body._rebuildPins();
         }
@@ -186,21 +211,25 @@ export class XpbdWorld {
         if (body.sleeping) {
             return;
         }
-        body._validPositions.set(body.positions);
-        body._validVelocities.set(body.velocities);
+        // A value written between steps (by the host or a user) is checked before it becomes the "last valid" state.
+        if (this._containInvalid(body)) {
+            body._validPositions.set(body.positions);
+            body._validVelocities.set(body.velocities);
+        }
         body.contacts.maxCorrection = 0;
         body.contactResidual.fill(0);
-        this._findContacts(body, dt);
+        this._findContacts(body, context);
     }
 
     /** Broad phase: each free particle's swept box against the grid of collider shapes. */
-    private _findContacts(body: SoftBody, dt: number): void {
+    private _findContacts(body: SoftBody, context: SubstepContext): void {
         const contacts = body.contacts;
         contacts.count = 0;
         contacts.overflowed = false;
         if (this._slotColliders.length === 0) {
             return;
         }
+        const dt = context.dt;
         const x = body.positions;
         const v = body.velocities;
         const g = this.gravity;
@@ -214,15 +243,14 @@ export class XpbdWorld {
             const ex = x[i] + v[i] * dt;
             const ey = x[i + 1] + v[i + 1] * dt;
             const ez = x[i + 2] + v[i + 2] * dt;
-            const found = this._grid.query(
-                Math.min(x[i], ex) - pad,
-                Math.min(x[i + 1], ey) - pad,
-                Math.min(x[i + 2], ez) - pad,
-                Math.max(x[i], ex) + pad,
-                Math.max(x[i + 1], ey) + pad,
-                Math.max(x[i + 2], ez) + pad,
-                query,
-            );
+            const box = this._box;
+            box[0] = Math.min(x[i], ex) - pad;
+            box[1] = Math.min(x[i + 1], ey) - pad;
+            box[2] = Math.min(x[i + 2], ez) - pad;
+            box[3] = Math.max(x[i], ex) + pad;
+            box[4] = Math.max(x[i + 1], ey) + pad;
+            box[5] = Math.max(x[i + 2], ez) + pad;
+            const found = this._grid.query(box, query);
             for (let k = 0; k < found; k++) {
                 const slot = query[k];
                 const collider = this._slotColliders[slot];
@@ -237,14 +265,16 @@ export class XpbdWorld {
         }
     }
 
-    /** One substep of one body: predict, project, update velocities, restitution, damping. */
-    private _substep(body: SoftBody, h: number, t: number, invH2: number): void {
+    /** One substep of one body: aerodynamics, predict, project, update velocities, restitution, damping. */
+    private _substep(body: SoftBody, context: SubstepContext): void {
+        applyAerodynamics(body, this._air, context);
         const n = body.particleCount;
         const x = body.positions;
         const xPrev = body.previousPositions;
         const v = body.velocities;
         const w = body.inverseMasses;
         const f = body.externalForces;
+        const h = context.h;
         const gx = this.gravity[0] * h;
         const gy = this.gravity[1] * h;
         const gz = this.gravity[2] * h;
@@ -262,7 +292,7 @@ export class XpbdWorld {
             x[i + 1] += v[i + 1] * h;
             x[i + 2] += v[i + 2] * h;
         }
-        body.pins.placeKinematic(x, t);
+        body.pins.placeKinematic(x, context);
         body.stretch.lambdas.fill(0);
         body.shear.lambdas.fill(0);
         body.bend.lambdas.fill(0);
@@ -271,52 +301,42 @@ export class XpbdWorld {
         body.contacts.beginSubstep();
         for (let it = 0; it < this.iterations; it++) {
             if (body.stretch.enabled) {
-                body.stretch.project(x, w, body.stretch.compliance * invH2);
+                body.stretch.project(x, w, context);
             }
             if (body.shear.enabled) {
-                body.shear.project(x, w, body.shear.compliance * invH2);
+                body.shear.project(x, w, context);
             }
             if (body.bend.enabled) {
-                body.bend.project(x, w, body.bend.compliance * invH2);
+                body.bend.project(x, w, context);
             }
             if (body.volume.enabled) {
-                body.volume.project(x, w, body.volume.compliance * invH2);
+                body.volume.project(x, w, context);
             }
             if (body.tethers.enabled) {
                 body.tethers.project(x, w);
             }
-            body.pins.projectSoft(x, w, t, invH2);
-            body.contacts.project(
-                x,
-                xPrev,
-                w,
-                body.thickness,
-                body.staticFriction,
-                body.kineticFriction,
-                this._slotColliders,
-                this._slotShapes,
-                h,
-                body.contactResidual,
-            );
+            body.pins.projectSoft(x, w, context);
+            body.contacts.project(body, this._slotColliders, this._slotShapes, context);
         }
         const bounce = body.restitution > 0 || this._anyRestitution;
         if (bounce) {
             body.contacts.recordApproach(v, this._slotColliders, x);
         }
-        const invH = 1 / h;
+        const invH = context.invH;
         for (let k = 0; k < 3 * n; k++) {
             v[k] = (x[k] - xPrev[k]) * invH;
         }
         if (bounce) {
-            body.contacts.applyRestitution(v, x, body.masses, w, body.restitution, this._slotColliders, RESTITUTION_THRESHOLD);
+            body.contacts.applyRestitution(body, this._slotColliders, RESTITUTION_THRESHOLD);
         }
         if (body.damping > 0) {
-            dampDeformation(body, 1 - Math.exp(-body.damping * h));
+            dampDeformation(body, context);
         }
     }
 
     /** After the substeps: contain non-finite values, pins, sleep, residuals and events. */
-    private _endStep(body: SoftBody, dt: number): void {
+    private _endStep(body: SoftBody, context: SubstepContext): void {
+        const dt = context.dt;
         body.pins.endStep();
         const stats = body.stats;
         if (body.sleeping) {
@@ -327,18 +347,8 @@ export class XpbdWorld {
             stats.maxContactCorrection = 0;
             return;
         }
-        const x = body.positions;
+        this._containInvalid(body);
         const v = body.velocities;
-        let sum = 0;
-        for (let k = 0; k < x.length; k++) {
-            sum += x[k] + v[k];
-        }
-        if (!Number.isFinite(sum)) {
-            x.set(body._validPositions);
-            v.set(body._validVelocities);
-            body.previousPositions.set(x);
-            this.events.push(SoftBodyEventType.InvalidState, body.id, -1, 0);
-        }
         let maxSpeed2 = 0;
         for (let p = 0; p < body.particleCount; p++) {
             if (body.inverseMasses[p] === 0) {
@@ -364,10 +374,36 @@ export class XpbdWorld {
         }
     }
 
+    /**
+     * Restores the body's last valid state if a position, velocity or external force is not finite, and reports it.
+     * Returns whether the state was valid.
+     */
+    private _containInvalid(body: SoftBody): boolean {
+        const x = body.positions;
+        const v = body.velocities;
+        const f = body.externalForces;
+        let sum = 0;
+        for (let k = 0; k < x.length; k++) {
+            sum += x[k] + v[k] + f[k];
+        }
+        if (Number.isFinite(sum)) {
+            return true;
+        }
+        x.set(body._validPositions);
+        v.set(body._validVelocities);
+        body.previousPositions.set(x);
+        for (let k = 0; k < f.length; k++) {
+            if (!Number.isFinite(f[k])) {
+                f[k] = 0;
+            }
+        }
+        this.events.push(SoftBodyEventType.InvalidState, body.id, -1, 0);
+        return false;
+    }
+
     /** Residuals (body figures and per-particle heatmap arrays) of the state after the step. */
     private _measure(body: SoftBody): void {
         const stats = body.stats;
-        const x = body.positions;
         stats.sleepingBodies = 0;
         stats.particles = body.particleCount;
         stats.stretchConstraints = body.stretch.count;
@@ -380,104 +416,24 @@ export class XpbdWorld {
         stats.contacts = body.contacts.touching;
         stats.maxContactCorrection = body.contacts.maxCorrection;
         stats.kineticEnergy = body.kineticEnergy();
-
-        const stretchResidual = body.stretchResidual;
-        stretchResidual.fill(0);
-        const edges = body.stretch.indices;
-        const rest = body.stretch.restLengths;
-        let maxRatio = 0;
-        let maxEdge = -1;
-        let ratioSum = 0;
-        let residualSum = 0;
-        let maxResidual = 0;
-        let over = 0;
-        for (let c = 0; c < rest.length; c++) {
-            const a = edges[2 * c];
-            const b = edges[2 * c + 1];
-            const ratio =
-                Math.sqrt((x[3 * b] - x[3 * a]) ** 2 + (x[3 * b + 1] - x[3 * a + 1]) ** 2 + (x[3 * b + 2] - x[3 * a + 2]) ** 2) / rest[c];
-            const residual = Math.abs(ratio - 1);
-            ratioSum += ratio;
-            residualSum += residual;
-            if (ratio > maxRatio) {
-                maxRatio = ratio;
-                maxEdge = c;
-            }
-            if (residual > maxResidual) {
-                maxResidual = residual;
-            }
-            if (ratio > body.overStretchRatio) {
-                over++;
-            }
-            if (residual > stretchResidual[a]) {
-                stretchResidual[a] = residual;
-            }
-            if (residual > stretchResidual[b]) {
-                stretchResidual[b] = residual;
-            }
+        // One function per kind: each loop is optimised on its own, and a kind the body lacks costs nothing.
+        const overStretched = measureStretch(body);
+        if (overStretched >= 0) {
+            this.events.push(SoftBodyEventType.OverStretch, body.id, overStretched, stats.maxEdgeRatio);
         }
-        const edgeCount = rest.length;
-        stats.maxEdgeRatio = maxRatio;
-        stats.meanEdgeRatio = edgeCount > 0 ? ratioSum / edgeCount : 0;
-        stats.maxStretchResidual = maxResidual;
-        stats.meanStretchResidual = edgeCount > 0 ? residualSum / edgeCount : 0;
-        stats.overStretchedEdges = over;
-        if (over > 0) {
-            this.events.push(SoftBodyEventType.OverStretch, body.id, maxEdge, maxRatio);
+        if (body.bend.count > 0) {
+            measureBend(body, this._hinge);
+        } else {
+            stats.maxBendResidual = 0;
+            stats.meanBendResidual = 0;
         }
-
-        const bendResidual = body.bendResidual;
-        bendResidual.fill(0);
-        const bend = body.bend;
-        let bendMax = 0;
-        let bendSum = 0;
-        for (let e = 0; e < bend.count; e++) {
-            const ia = bend.indices[4 * e];
-            const ib = bend.indices[4 * e + 1];
-            const ic = bend.indices[4 * e + 2];
-            const id = bend.indices[4 * e + 3];
-            const angle = dihedralAngle(x, ia, ib, ic, id);
-            let error = Number.isNaN(angle) ? 0 : Math.abs(angle - bend.restAngles[e]);
-            if (error > Math.PI) {
-                error = 2 * Math.PI - error;
-            }
-            bendSum += error;
-            bendMax = Math.max(bendMax, error);
-            for (let k = 0; k < 4; k++) {
-                const p = bend.indices[4 * e + k];
-                if (error > bendResidual[p]) {
-                    bendResidual[p] = error;
-                }
-            }
+        if (body.volume.count > 0) {
+            measureVolume(body);
+        } else {
+            stats.maxVolumeResidual = 0;
+            stats.meanVolumeResidual = 0;
+            stats.volumeRatio = 0;
         }
-        stats.maxBendResidual = bendMax;
-        stats.meanBendResidual = bend.count > 0 ? bendSum / bend.count : 0;
-
-        const volumeResidual = body.volumeResidual;
-        volumeResidual.fill(0);
-        const volume = body.volume;
-        let volumeMax = 0;
-        let volumeSum = 0;
-        let total = 0;
-        let restTotal = 0;
-        for (let t = 0; t < volume.count; t++) {
-            const current = tetVolume(x, volume.indices[4 * t], volume.indices[4 * t + 1], volume.indices[4 * t + 2], volume.indices[4 * t + 3]);
-            const restVolume = volume.restVolumes[t];
-            const error = Math.abs(current / restVolume - 1);
-            total += current;
-            restTotal += restVolume;
-            volumeSum += error;
-            volumeMax = Math.max(volumeMax, error);
-            for (let k = 0; k < 4; k++) {
-                const p = volume.indices[4 * t + k];
-                if (error > volumeResidual[p]) {
-                    volumeResidual[p] = error;
-                }
-            }
-        }
-        stats.maxVolumeResidual = volumeMax;
-        stats.meanVolumeResidual = volume.count > 0 ? volumeSum / volume.count : 0;
-        stats.volumeRatio = restTotal > 0 ? total / restTotal : 0;
     }
 
     private _anyRestitution = false;
@@ -499,9 +455,10 @@ export class XpbdWorld {
     }
 
     /** World bounds of every slot, swept over the step by the collider's velocities. */
-    private _updateSlotBounds(dt: number): void {
+    private _updateSlotBounds(context: SubstepContext): void {
         const bounds = this._grid.bounds;
         for (let s = 0; s < this._slotColliders.length; s++) {
+            const dt = context.dt;
             const collider = this._slotColliders[s];
             const local = this._slotShapes[s].bounds;
             const o = s * 6;
@@ -580,11 +537,127 @@ export class XpbdWorld {
 }
 
 /**
- * Removes the fraction `k` of each free particle's velocity relative to the body's rigid motion `v_cm + ω × r`,
+ * Stretch figures and the per-particle stretch residual; returns the most stretched constraint when it is over the
+ * body's over-stretch ratio, else −1.
+ */
+function measureStretch(body: SoftBody): number {
+    const stats = body.stats;
+    const x = body.positions;
+    const stretchResidual = body.stretchResidual;
+    stretchResidual.fill(0);
+    const edges = body.stretch.indices;
+    const rest = body.stretch.restLengths;
+    let maxRatio = 0;
+    let maxEdge = -1;
+    let ratioSum = 0;
+    let residualSum = 0;
+    let maxResidual = 0;
+    let over = 0;
+    for (let c = 0; c < rest.length; c++) {
+        const a = 3 * edges[2 * c];
+        const b = 3 * edges[2 * c + 1];
+        const dx = x[b] - x[a];
+        const dy = x[b + 1] - x[a + 1];
+        const dz = x[b + 2] - x[a + 2];
+        const ratio = Math.sqrt(dx * dx + dy * dy + dz * dz) / rest[c];
+        const residual = Math.abs(ratio - 1);
+        ratioSum += ratio;
+        residualSum += residual;
+        if (ratio > maxRatio) {
+            maxRatio = ratio;
+            maxEdge = c;
+        }
+        if (residual > maxResidual) {
+            maxResidual = residual;
+        }
+        if (ratio > body.overStretchRatio) {
+            over++;
+        }
+        if (residual > stretchResidual[a / 3]) {
+            stretchResidual[a / 3] = residual;
+        }
+        if (residual > stretchResidual[b / 3]) {
+            stretchResidual[b / 3] = residual;
+        }
+    }
+    const edgeCount = rest.length;
+    stats.maxEdgeRatio = maxRatio;
+    stats.meanEdgeRatio = edgeCount > 0 ? ratioSum / edgeCount : 0;
+    stats.maxStretchResidual = maxResidual;
+    stats.meanStretchResidual = edgeCount > 0 ? residualSum / edgeCount : 0;
+    stats.overStretchedEdges = over;
+    return over > 0 ? maxEdge : -1;
+}
+
+/** Bend figures and the per-particle bend residual; `hinge` is scratch for {@link writeHinge}. */
+function measureBend(body: SoftBody, hinge: Float64Array): void {
+    const x = body.positions;
+    const bendResidual = body.bendResidual;
+    bendResidual.fill(0);
+    const bend = body.bend;
+    let bendMax = 0;
+    let bendSum = 0;
+    for (let e = 0; e < bend.count; e++) {
+        writeHinge(x, bend.indices[4 * e], bend.indices[4 * e + 1], bend.indices[4 * e + 2], bend.indices[4 * e + 3], hinge);
+        const angle = hinge[9];
+        let error = Number.isNaN(angle) ? 0 : Math.abs(angle - bend.restAngles[e]);
+        if (error > Math.PI) {
+            error = 2 * Math.PI - error;
+        }
+        bendSum += error;
+        if (error > bendMax) {
+            bendMax = error;
+        }
+        for (let k = 0; k < 4; k++) {
+            const p = bend.indices[4 * e + k];
+            if (error > bendResidual[p]) {
+                bendResidual[p] = error;
+            }
+        }
+    }
+    body.stats.maxBendResidual = bendMax;
+    body.stats.meanBendResidual = bendSum / bend.count;
+}
+
+/** Volume figures and the per-particle volume residual. */
+function measureVolume(body: SoftBody): void {
+    const x = body.positions;
+    const volumeResidual = body.volumeResidual;
+    volumeResidual.fill(0);
+    const volume = body.volume;
+    let volumeMax = 0;
+    let volumeSum = 0;
+    let total = 0;
+    let restTotal = 0;
+    for (let t = 0; t < volume.count; t++) {
+        const current = tetVolume(x, volume.indices[4 * t], volume.indices[4 * t + 1], volume.indices[4 * t + 2], volume.indices[4 * t + 3]);
+        const restVolume = volume.restVolumes[t];
+        const error = Math.abs(current / restVolume - 1);
+        total += current;
+        restTotal += restVolume;
+        volumeSum += error;
+        if (error > volumeMax) {
+            volumeMax = error;
+        }
+        for (let k = 0; k < 4; k++) {
+            const p = volume.indices[4 * t + k];
+            if (error > volumeResidual[p]) {
+                volumeResidual[p] = error;
+            }
+        }
+    }
+    body.stats.maxVolumeResidual = volumeMax;
+    body.stats.meanVolumeResidual = volumeSum / volume.count;
+    body.stats.volumeRatio = total / restTotal;
+}
+
+/**
+ * Removes the fraction `1 − e^(−damping·h)` of each free particle's velocity relative to the body's rigid motion `v_cm + ω × r`,
  * which leaves the linear and angular momentum of the free particles unchanged: a thrown body keeps flying and
  * spinning, only its wobble dies out.
  */
-function dampDeformation(body: SoftBody, k: number): void {
+function dampDeformation(body: SoftBody, context: SubstepContext): void {
+    const k = 1 - Math.exp(-body.damping * context.h);
     const x = body.positions;
     const v = body.velocities;
     const m = body.masses;

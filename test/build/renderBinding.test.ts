@@ -1,7 +1,7 @@
 import { CreateBoxVertexData } from "@babylonjs/core/Meshes/Builders/boxBuilder";
 import { CreateSphereVertexData } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
-import { closestPointOnTriangle } from "../../src/build/closestPointOnTriangle";
+import { closestPointOnTriangle } from "../../src/core/closestPointOnTriangle";
 import { buildClothTopology } from "../../src/build/clothTopology";
 import { applyTetBinding, applyWeldBinding, bindToTets, computeVertexNormals } from "../../src/build/renderBinding";
 import { tetrahedralize } from "../../src/build/tetrahedralize";

@@ -2,7 +2,8 @@ import { CreateBoxVertexData } from "@babylonjs/core/Meshes/Builders/boxBuilder"
 import { CreateSphereVertexData } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { CreateTorusVertexData } from "@babylonjs/core/Meshes/Builders/torusBuilder";
 import { buildClothTopology } from "../../src/build/clothTopology";
-import { tetQuality, tetSignedVolume } from "../../src/build/tetGeometry";
+import { tetQuality } from "../../src/build/tetGeometry";
+import { tetVolume as tetSignedVolume } from "../../src/core/volumeConstraints";
 import { tetrahedralize, type TetMesh } from "../../src/build/tetrahedralize";
 
 const meshes = {

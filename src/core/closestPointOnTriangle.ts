@@ -6,6 +6,8 @@
  * Writes into `out[0..2]` the point of triangle (a, b, c) closest to q and returns its squared distance.
  * Arguments are plain coordinates so callers can read them from any array without allocating.
  * The triangle must not be degenerate (zero area).
+ * @param qx - Query x (likewise `qy`, `qz`).
+ * @param ax - Corner a x (likewise the other corner coordinates).
  * @param out - Receives the closest point.
  */
 export function closestPointOnTriangle(

@@ -1,0 +1,207 @@
+// The core benchmark (`npm run bench`): cloth grids and a tet block at 60 Hz and the default quality, one line per
+// scene, plus the build-time figures of src/build. It imports the compiled ES modules in dist/ (the script
+// `bench` compiles them first). Figures, not assertions: the same run prints the peers (scripts/bench-peers.mjs).
+import { PerformanceObserver } from "node:perf_hooks";
+import { createClothGrid, tetEdges, tetrahedralize } from "../dist/build/index.js";
+import { Collider, SoftBody, XpbdWorld } from "../dist/core/index.js";
+
+const DT = 1 / 60;
+const stepsOverride = process.env.BENCH_STEPS ? Number(process.env.BENCH_STEPS) : undefined;
+
+/** Median of a list of numbers. */
+function median(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Max length / rest length over the structural (horizontal and vertical) edges of a grid of `columns` columns. */
+function maxStructuralStretch(body, columns) {
+    const x = body.positions;
+    const rows = body.particleCount / columns;
+    const rest = 1 / (columns - 1);
+    let worst = 0;
+    for (let j = 0; j < rows; j++) {
+        for (let i = 0; i < columns; i++) {
+            const a = j * columns + i;
+            for (const b of [i + 1 < columns ? a + 1 : -1, j + 1 < rows ? a + columns : -1]) {
+                if (b >= 0) {
+                    const ratio = Math.hypot(x[3 * b] - x[3 * a], x[3 * b + 1] - x[3 * a + 1], x[3 * b + 2] - x[3 * a + 2]) / rest;
+                    worst = Math.max(worst, ratio);
+                }
+            }
+        }
+    }
+    return worst;
+}
+
+/**
+ * Runs `steps` steps, timing each and counting GC events. Before that, a warm-up of 300 steps lets the JIT optimise
+ * the solver (unoptimised code boxes numbers) and a forced collection empties the young generation: what is
+ * counted is the steady state.
+ */
+function measure(world, steps) {
+    for (let s = 0; s < 300; s++) {
+        world.step(DT);
+    }
+    globalThis.gc?.();
+    let gcEvents = 0;
+    const observer = new PerformanceObserver((list) => {
+        gcEvents += list.getEntries().length;
+    });
+    observer.observe({ entryTypes: ["gc"] });
+    const times = new Float64Array(steps);
+    for (let s = 0; s < steps; s++) {
+        const start = performance.now();
+        world.step(DT);
+        times[s] = performance.now() - start;
+    }
+    return new Promise((resolve) => {
+        // GC entries are delivered asynchronously: let them arrive before reading the count.
+        setTimeout(() => {
+            observer.disconnect();
+            resolve({ msPerStep: median(times), gcEvents });
+        }, 50);
+    });
+}
+
+function line(fields) {
+    console.log(Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(" "));
+}
+
+async function clothScene(segments, steps) {
+    const grid = createClothGrid({ width: 1, height: 1, segmentsX: segments, segmentsY: segments });
+    const t = grid.topology;
+    const body = new SoftBody({ positions: t.positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass: 1 });
+    body.setPinWeight(0, 1);
+    body.setPinWeight(grid.columns - 1, 1);
+    body.allowSleep = false;
+    const world = new XpbdWorld();
+    world.addBody(body);
+    const { msPerStep, gcEvents } = await measure(world, steps);
+    line({
+        scene: `cloth${segments}`,
+        solver: "babylon-xpbd",
+        particles: body.particleCount,
+        constraints: body.stretch.count + body.shear.count + body.bend.count + body.tethers.count,
+        steps,
+        ms_per_step: msPerStep.toFixed(3),
+        max_stretch: maxStructuralStretch(body, grid.columns).toFixed(4),
+        gc_events: gcEvents,
+    });
+}
+
+async function tetBlockScene(steps) {
+    // A 1 × 0.5 × 1 m, 20 kg jelly block resting on the ground (resolution 8 box).
+    const box = boxMesh(1, 0.5, 1, 0.3);
+    const tets = tetrahedralize(box.positions, box.indices, { resolution: 8 });
+    const body = new SoftBody({
+        positions: tets.positions,
+        tets: tets.tets,
+        stretch: tetEdges(tets.tets, tets.positions.length / 3),
+        triangles: tets.surfaceTriangles,
+        mass: 20,
+    });
+    body.allowSleep = false;
+    const world = new XpbdWorld();
+    world.addBody(body);
+    world.addCollider(new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }]));
+    const { msPerStep, gcEvents } = await measure(world, steps);
+    line({
+        scene: "tetblock",
+        solver: "babylon-xpbd",
+        particles: body.particleCount,
+        constraints: body.stretch.count + body.volume.count,
+        steps,
+        ms_per_step: msPerStep.toFixed(3),
+        max_stretch: world.stats.maxEdgeRatio.toFixed(4),
+        gc_events: gcEvents,
+        volume_ratio: world.stats.volumeRatio.toFixed(4),
+    });
+}
+
+/** An axis-aligned box mesh (8 corners, 12 outward triangles) with its bottom at height `y`. */
+function boxMesh(sx, sy, sz, y) {
+    const positions = [];
+    for (let k = 0; k < 8; k++) {
+        positions.push(((k & 1 ? 1 : -1) * sx) / 2, y + ((k & 2 ? 1 : 0) * sy), ((k & 4 ? 1 : -1) * sz) / 2);
+    }
+    const indices = [0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5];
+    return { positions, indices };
+}
+
+/** A torus knot of about 10,000 triangles (tube 24 × 208 segments), generated here to keep Babylon out of the bench. */
+function torusKnot() {
+    const radial = 24;
+    const tubular = 208;
+    const positions = [];
+    const indices = [];
+    const curve = (u) => {
+        const p = 2;
+        const q = 3;
+        const r = 1 + 0.5 * Math.cos((q * u));
+        return [r * Math.cos(p * u), 0.5 * Math.sin(q * u), r * Math.sin(p * u)];
+    };
+    for (let i = 0; i < tubular; i++) {
+        const u = (i / tubular) * 2 * Math.PI;
+        const c = curve(u);
+        const n = curve(u + 1e-3);
+        const t = [n[0] - c[0], n[1] - c[1], n[2] - c[2]];
+        const tl = Math.hypot(...t);
+        const tangent = t.map((v) => v / tl);
+        // A frame around the tangent: any vector not parallel to it, then two cross products.
+        const up = Math.abs(tangent[1]) < 0.9 ? [0, 1, 0] : [1, 0, 0];
+        let b = [tangent[1] * up[2] - tangent[2] * up[1], tangent[2] * up[0] - tangent[0] * up[2], tangent[0] * up[1] - tangent[1] * up[0]];
+        const bl = Math.hypot(...b);
+        b = b.map((v) => v / bl);
+        const nn = [b[1] * tangent[2] - b[2] * tangent[1], b[2] * tangent[0] - b[0] * tangent[2], b[0] * tangent[1] - b[1] * tangent[0]];
+        for (let j = 0; j < radial; j++) {
+            const v = (j / radial) * 2 * Math.PI;
+            const cx = 0.2 * Math.cos(v);
+            const cy = 0.2 * Math.sin(v);
+            positions.push(c[0] + cx * nn[0] + cy * b[0], c[1] + cx * nn[1] + cy * b[1], c[2] + cx * nn[2] + cy * b[2]);
+        }
+    }
+    for (let i = 0; i < tubular; i++) {
+        for (let j = 0; j < radial; j++) {
+            const a = i * radial + j;
+            const b2 = ((i + 1) % tubular) * radial + j;
+            const c = ((i + 1) % tubular) * radial + ((j + 1) % radial);
+            const d = i * radial + ((j + 1) % radial);
+            indices.push(a, b2, d, b2, c, d);
+        }
+    }
+    return { positions, indices };
+}
+
+function buildFigures() {
+    const knot = torusKnot();
+    const timeIt = (fn) => {
+        const times = [];
+        let result;
+        for (let k = 0; k < 5; k++) {
+            const start = performance.now();
+            result = fn();
+            times.push(performance.now() - start);
+        }
+        return { first: times[0], best: Math.min(...times), result };
+    };
+    const tet = timeIt(() => tetrahedralize(knot.positions, knot.indices));
+    line({
+        scene: "tetrahedralize-knot",
+        triangles: knot.indices.length / 3,
+        tets: tet.result.stats.tetCount,
+        particles: tet.result.stats.particleCount,
+        volume_ratio: (tet.result.stats.volume / tet.result.stats.meshVolume).toFixed(4),
+        min_quality: tet.result.stats.minQuality.toFixed(3),
+        first_ms: tet.first.toFixed(1),
+        best_ms: tet.best.toFixed(1),
+    });
+    const cloth = timeIt(() => createClothGrid({ width: 1, height: 1, segmentsX: 128, segmentsY: 128 }));
+    line({ scene: "build-cloth128", particles: cloth.result.topology.positions.length / 3, first_ms: cloth.first.toFixed(1), best_ms: cloth.best.toFixed(1) });
+}
+
+await clothScene(32, stepsOverride ?? 10000);
+await clothScene(64, stepsOverride ?? 1000);
+await clothScene(128, stepsOverride ?? 200);
+await tetBlockScene(stepsOverride ?? 10000);
+buildFigures();

@@ -1,0 +1,76 @@
+/**
+ * A cloth: any indexed triangle mesh simulated as a sheet of particles (welded render vertices) with stretch,
+ * shear and bend constraints.
+ */
+import type { Mesh } from "@babylonjs/core/Meshes/mesh";
+import { SoftBody } from "../core/index.js";
+import { applyWeldBinding, buildClothTopology } from "../build/index.js";
+import { readMeshData } from "./meshData.js";
+import { RenderMeshSync } from "./renderMeshSync.js";
+import { coreOptions, SOFT_IMPOSTOR_DEFAULTS, SoftImpostor, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostor.js";
+import type { XpbdPlugin } from "./xpbdPlugin.js";
+
+/** Options of a {@link ClothImpostor}; see {@link SoftImpostorOptions} for the shared ones. */
+export interface ClothImpostorOptions extends SoftImpostorOptions {
+    /** Resistance to shearing in [0, 1] (`complianceFromStiffness(s, "distance")`). Default 0.9. */
+    shearStiffness?: number;
+    /** Resistance to bending in [0, 1] (`complianceFromStiffness(s, "bend")`: 0 → 10 rad/(N·m), 1 → rigid). Default 0.5. */
+    bendStiffness?: number;
+    /** Render vertex indices pinned with weight 1 where they are (change later with `setPinWeight` / `pinTo`). Default none. */
+    pins?: ArrayLike<number>;
+}
+
+/** Defaults of the cloth-only options. */
+export const CLOTH_IMPOSTOR_DEFAULTS = { shearStiffness: 0.9, bendStiffness: 0.5 } as const;
+
+/**
+ * Simulates `mesh` as cloth. The mesh is read in world space once (its transform is honoured); its vertex buffers
+ * become updatable and are rewritten before each render.
+ * @example
+ * const cloth = new ClothImpostor(flag, { mass: 0.3, bendStiffness: 0.2, pins: [0, 16] }, xpbd);
+ */
+export class ClothImpostor extends SoftImpostor {
+    /**
+     * @param mesh an indexed triangle mesh (not disposed)
+     * @param options see {@link ClothImpostorOptions}
+     * @param plugin the scene's {@link XpbdPlugin}
+     * @throws Error for a disposed mesh, a mesh without indices, or an invalid option (RangeError)
+     */
+    public constructor(mesh: Mesh, options: ClothImpostorOptions, plugin: XpbdPlugin) {
+        const o = { ...SOFT_IMPOSTOR_DEFAULTS, ...CLOTH_IMPOSTOR_DEFAULTS, ...options };
+        const stiffness = { stretch: o.stretchStiffness, shear: o.shearStiffness, bend: o.bendStiffness, volume: 1 };
+        const bodyOptions = coreOptions("ClothImpostor", o, stiffness);
+        plugin._checkUsable("ClothImpostor");
+        const data = readMeshData(mesh, "ClothImpostor");
+        const topology = buildClothTopology(data.worldPositions, data.indices);
+        const body = new SoftBody(
+            {
+                positions: topology.positions,
+                triangles: topology.triangles,
+                stretch: topology.stretch,
+                shear: topology.shear,
+                bend: topology.bend,
+                mass: o.mass,
+            },
+            bodyOptions,
+        );
+        if (o.pins) {
+            for (let k = 0; k < o.pins.length; k++) {
+                const v = o.pins[k];
+                if (!Number.isInteger(v) || v < 0 || v >= data.vertexCount) {
+                    throw new RangeError(`ClothImpostor: pin vertex ${v} is out of range [0, ${data.vertexCount})`);
+                }
+                body.setPinWeight(topology.renderToParticle[v], 1);
+            }
+        }
+        super("cloth", mesh, body, topology.renderToParticle, plugin, o, stiffness, new RenderMeshSync(mesh, data));
+    }
+
+    protected _writeRenderPositions(out: Float64Array): void {
+        applyWeldBinding(this.vertexToParticle, this.body.positions, out);
+    }
+
+    protected _kindOptions(): Partial<SoftImpostorOptionValues> {
+        return { shearStiffness: this.shearStiffness, bendStiffness: this.bendStiffness };
+    }
+}

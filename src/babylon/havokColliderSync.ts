@@ -1,0 +1,257 @@
+/**
+ * The two-way bridge between Havok rigid bodies and the core's colliders.
+ *
+ * Before each core step every physics v2 body of the scene (found with `physicsEngine.getBodies()`, so bodies
+ * added or removed at any time are picked up) has a {@link Collider} whose shapes come from
+ * {@link readHavokShape} and whose motion type, mass properties, pose, velocities, friction, restitution and
+ * collision filter are refreshed from Havok. After the core step, the impulse the soft bodies put on each dynamic
+ * collider is applied to its Havok body, before Havok steps, so momentum is exchanged both ways.
+ */
+import type { Nullable } from "@babylonjs/core/types";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { Logger } from "@babylonjs/core/Misc/logger";
+import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin";
+import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody";
+import type { PhysicsEngine } from "@babylonjs/core/Physics/v2/physicsEngine";
+import type { PhysicsShape } from "@babylonjs/core/Physics/v2/physicsShape";
+import { PhysicsMotionType, PhysicsPrestepType, PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
+import { Collider, ColliderMotion, type XpbdWorld } from "../core/index.js";
+import { readHavokMotion, readHavokShape } from "./havokShapeReader.js";
+
+/** One Havok body and its collider. */
+interface ColliderEntry {
+    body: PhysicsBody;
+    /** The shape the collider was built from (a new shape rebuilds the collider). */
+    shape: PhysicsShape;
+    collider: Collider;
+    /** Sync pass in which the body was last seen. */
+    seen: number;
+    /** World centre of mass at the start of the step (where Havok applies impulses). */
+    com: Float64Array;
+}
+
+/**
+ * Keeps one core {@link Collider} per Havok body (`collider.userData` is the `PhysicsBody`).
+ *
+ * Motion mapping: STATIC → Static; ANIMATED → Kinematic; DYNAMIC → Dynamic (mass and principal inertia in kg·m²,
+ * Havok's per-unit-mass inertia × mass). An animated body whose pre-step is on (`disablePreStep = false` or
+ * `PhysicsPrestepType.ACTION`) is about to be moved by Havok from its current pose to its node's pose, so the
+ * collider gets the velocity that makes that motion over the step (what friction sees); otherwise Havok's own
+ * velocities are used. Bodies with trigger shapes, without shapes, or with thin instances are ignored.
+ *
+ * Filtering: the body shape's Havok membership / collide masks; a container's own masks are not meaningful in
+ * Havok, so containers collide with everything.
+ */
+export class HavokColliderSync {
+    private readonly _entries: ColliderEntry[] = [];
+    private readonly _byBody = new Map<PhysicsBody, ColliderEntry>();
+    private _pass = 0;
+    private _warnedInstances = false;
+    private readonly _impulse = new Vector3();
+    private readonly _point = new Vector3();
+    private readonly _angular = new Vector3();
+
+    /**
+     * @param _plugin the scene's Havok plugin
+     * @param _physicsEngine the scene's physics v2 engine (body list)
+     * @param _world the core world colliders are added to
+     */
+    public constructor(
+        private readonly _plugin: HavokPlugin,
+        private readonly _physicsEngine: PhysicsEngine,
+        private readonly _world: XpbdWorld,
+    ) {}
+
+    /** The collider standing for `body`, if any. */
+    public getCollider(body: PhysicsBody): Nullable<Collider> {
+        return this._byBody.get(body)?.collider ?? null;
+    }
+
+    /** Adds, removes and refreshes colliders so they mirror Havok just before a step of `dt` seconds. */
+    public beforeStep(dt: number): void {
+        const pass = ++this._pass;
+        const bodies = this._physicsEngine.getBodies();
+        for (let b = 0; b < bodies.length; b++) {
+            const body = bodies[b];
+            if (!this._isSupported(body)) {
+                continue;
+            }
+            let entry = this._byBody.get(body);
+            if (entry && entry.shape !== body.shape) {
+                this._remove(entry);
+                entry = undefined;
+            }
+            if (!entry) {
+                entry = this._add(body);
+                if (!entry) {
+                    continue;
+                }
+            }
+            entry.seen = pass;
+            this._refresh(entry, dt);
+        }
+        for (let e = this._entries.length - 1; e >= 0; e--) {
+            if (this._entries[e].seen !== pass) {
+                this._remove(this._entries[e]);
+            }
+        }
+    }
+
+    /**
+     * Hands each dynamic collider's accumulated impulse to its Havok body. Linear impulse `J` goes through
+     * `applyImpulse(J, P)` at the contact centroid `P`, which also adds the angular impulse `(P − c) × J` about the
+     * body's centre of mass `c`; `applyAngularImpulse` adds the remainder `L − (P − c) × J`, so Havok receives
+     * exactly the core's linear impulse `J` and angular impulse `L` (about the centre of mass).
+     */
+    public applyImpulses(): void {
+        for (let e = 0; e < this._entries.length; e++) {
+            const { collider, body, com } = this._entries[e];
+            if (collider.motion !== ColliderMotion.Dynamic) {
+                continue;
+            }
+            const j = collider.impulse;
+            if (j[0] === 0 && j[1] === 0 && j[2] === 0) {
+                continue;
+            }
+            const p = collider.impulsePoint;
+            const l = collider.angularImpulse;
+            this._impulse.set(j[0], j[1], j[2]);
+            this._point.set(p[0], p[1], p[2]);
+            body.applyImpulse(this._impulse, this._point);
+            const rx = p[0] - com[0], ry = p[1] - com[1], rz = p[2] - com[2];
+            this._angular.set(l[0] - (ry * j[2] - rz * j[1]), l[1] - (rz * j[0] - rx * j[2]), l[2] - (rx * j[1] - ry * j[0]));
+            if (this._angular.lengthSquared() > 0) {
+                body.applyAngularImpulse(this._angular);
+            }
+        }
+    }
+
+    /** Removes every collider from the world. */
+    public dispose(): void {
+        for (let e = this._entries.length - 1; e >= 0; e--) {
+            this._remove(this._entries[e]);
+        }
+    }
+
+    private _isSupported(body: PhysicsBody): boolean {
+        if (body.isDisposed || !body.shape || body.shape.isTrigger) {
+            return false;
+        }
+        if (body._pluginDataInstances.length > 0) {
+            if (!this._warnedInstances) {
+                this._warnedInstances = true;
+                Logger.Warn("XpbdPlugin: physics bodies with thin instances are ignored by soft bodies");
+            }
+            return false;
+        }
+        return true;
+    }
+
+    private _add(body: PhysicsBody): ColliderEntry | undefined {
+        const shape = body.shape as PhysicsShape;
+        const shapes = readHavokShape(this._plugin, body);
+        if (shapes.length === 0) {
+            return undefined;
+        }
+        // Built static; the real motion type and mass properties are set by the refresh that follows.
+        const collider = new Collider(shapes);
+        collider.userData = body;
+        const entry: ColliderEntry = { body, shape, collider, seen: 0, com: new Float64Array(3) };
+        this._entries.push(entry);
+        this._byBody.set(body, entry);
+        this._world.addCollider(collider);
+        return entry;
+    }
+
+    private _remove(entry: ColliderEntry): void {
+        this._world.removeCollider(entry.collider);
+        this._byBody.delete(entry.body);
+        this._entries.splice(this._entries.indexOf(entry), 1);
+    }
+
+    private _refresh(entry: ColliderEntry, dt: number): void {
+        const { body, collider } = entry;
+        // Reading Havok through its bindings allocates small arrays; everything kept is written in place.
+        const state = readHavokMotion(this._plugin, body);
+        let motion =
+            state.motionType === PhysicsMotionType.DYNAMIC
+                ? ColliderMotion.Dynamic
+                : state.motionType === PhysicsMotionType.ANIMATED
+                  ? ColliderMotion.Kinematic
+                  : ColliderMotion.Static;
+        if (motion === ColliderMotion.Dynamic && !(state.mass > 0 && state.inertia.every((i) => i > 0))) {
+            motion = ColliderMotion.Kinematic;
+        }
+        collider.motion = motion;
+        if (motion === ColliderMotion.Dynamic) {
+            collider.mass = state.mass;
+            collider.inertia.set(state.inertia);
+            collider.inertiaRotation.set(state.inertiaOrientation);
+        }
+        collider.centerOfMass.set(state.centerOfMass);
+        const shape = entry.shape;
+        const material = shape.material;
+        collider.friction = material.friction ?? 0.5;
+        collider.restitution = material.restitution ?? 0;
+        if (shape.type === PhysicsShapeType.CONTAINER) {
+            collider.membership = 0xffffffff;
+            collider.collideWith = 0xffffffff;
+        } else {
+            collider.membership = state.filterMembershipMask;
+            collider.collideWith = state.filterCollideMask;
+        }
+        const [x, y, z] = state.position;
+        const [qx, qy, qz, qw] = state.rotation;
+        collider.setPose(x, y, z, qx, qy, qz, qw);
+        entry.com.set(collider._com);
+        const prestep = body.getPrestepType();
+        if (motion === ColliderMotion.Kinematic && (prestep === PhysicsPrestepType.TELEPORT || prestep === PhysicsPrestepType.ACTION)) {
+            this._velocityTowardsNode(entry, dt);
+        } else {
+            const v = state.linearVelocity;
+            const w = state.angularVelocity;
+            collider.setVelocity(v[0], v[1], v[2], w[0], w[1], w[2]);
+        }
+    }
+
+    /** Velocities that carry the collider from its Havok pose to its node's world pose in `dt`. */
+    private _velocityTowardsNode(entry: ColliderEntry, dt: number): void {
+        const { body, collider } = entry;
+        const node = body.transformNode;
+        node.computeWorldMatrix(true);
+        const target = node.absolutePosition;
+        const q = node.absoluteRotationQuaternion;
+        const r = collider.rotation;
+        // Relative rotation q · r⁻¹, taken the short way round; ω = axis · angle / dt.
+        let dx = q.w * -r[0] + q.x * r[3] + q.y * -r[2] - q.z * -r[1];
+        let dy = q.w * -r[1] - q.x * -r[2] + q.y * r[3] + q.z * -r[0];
+        let dz = q.w * -r[2] + q.x * -r[1] - q.y * -r[0] + q.z * r[3];
+        let dw = q.w * r[3] - q.x * -r[0] - q.y * -r[1] - q.z * -r[2];
+        if (dw < 0) {
+            dx = -dx; dy = -dy; dz = -dz; dw = -dw;
+        }
+        const s = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        const k = s > 1e-12 ? (2 * Math.atan2(s, dw)) / (s * dt) : 2 / dt;
+        // The centre of mass moves with the node: its target is the node pose applied to the local centre of mass.
+        const c = collider.centerOfMass;
+        const tx = target.x + rotateX(q.x, q.y, q.z, q.w, c[0], c[1], c[2]);
+        const ty = target.y + rotateY(q.x, q.y, q.z, q.w, c[0], c[1], c[2]);
+        const tz = target.z + rotateZ(q.x, q.y, q.z, q.w, c[0], c[1], c[2]);
+        const com = collider._com;
+        collider.setVelocity((tx - com[0]) / dt, (ty - com[1]) / dt, (tz - com[2]) / dt, dx * k, dy * k, dz * k);
+    }
+}
+
+// Components of the vector (x, y, z) rotated by the unit quaternion (qx, qy, qz, qw).
+function rotateX(qx: number, qy: number, qz: number, qw: number, x: number, y: number, z: number): number {
+    const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+    return x + qw * tx + (qy * tz - qz * ty);
+}
+function rotateY(qx: number, qy: number, qz: number, qw: number, x: number, y: number, z: number): number {
+    const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+    return y + qw * ty + (qz * tx - qx * tz);
+}
+function rotateZ(qx: number, qy: number, qz: number, qw: number, x: number, y: number, z: number): number {
+    const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+    return z + qw * tz + (qx * ty - qy * tx);
+}

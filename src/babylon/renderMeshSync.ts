@@ -1,0 +1,165 @@
+/**
+ * Writes simulated world-space vertex positions back into a Babylon mesh, with normals and bounding info.
+ *
+ * Frame choice: the simulation runs in world space and the mesh keeps its transform (position, rotation, scaling,
+ * parent). Each write converts world positions into the mesh's local space with the inverse of its current world
+ * matrix, so the mesh renders where the simulation is even if its node (or a parent) is moved later; moving the
+ * node does not move the simulated body.
+ */
+import type { Mesh } from "@babylonjs/core/Meshes/mesh";
+import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
+import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { computeVertexNormals, weldVertices } from "../build/index.js";
+import type { MeshData } from "./meshData.js";
+
+/** Rest normals closer than this (cosine) share a smoothed normal; sharper creases stay hard. */
+const SMOOTH_COSINE = 0.99;
+
+/**
+ * Owns a mesh's updatable position and normal buffers. The impostor fills {@link RenderMeshSync.worldPositions};
+ * {@link RenderMeshSync.update} does the rest without allocating.
+ */
+export class RenderMeshSync {
+    /** World-space positions per render vertex, written by the impostor before {@link update}. */
+    public readonly worldPositions: Float64Array;
+
+    private readonly _positions: Float32Array;
+    private readonly _normals: Float32Array;
+    /** Per vertex, the vertex whose normal it shares (itself when it is the representative). */
+    private readonly _normalSource: Int32Array;
+    /** Triangles re-indexed onto the representatives, so seams shade smoothly and creases stay hard. */
+    private readonly _smoothIndices: Uint32Array;
+    /** −1 when the mesh's authored normals face the other way than `computeVertexNormals` (right-handed scenes, flipped sides). */
+    private _normalSign = 1;
+    private readonly _inverseWorld = new Matrix();
+    private readonly _min = new Vector3();
+    private readonly _max = new Vector3();
+
+    /**
+     * Makes the mesh's positions and normals updatable (and its geometry unique when it is shared).
+     * @param mesh the render mesh
+     * @param data its geometry as read when the impostor was built
+     */
+    public constructor(private readonly _mesh: Mesh, data: MeshData) {
+        const n = data.vertexCount;
+        this.worldPositions = new Float64Array(data.worldPositions);
+        this._positions = Float32Array.from(data.localPositions);
+        this._normals = new Float32Array(3 * n);
+        this._normalSource = smoothingGroups(data);
+        this._smoothIndices = new Uint32Array(data.indices.length);
+        for (let i = 0; i < data.indices.length; i++) {
+            this._smoothIndices[i] = this._normalSource[data.indices[i]];
+        }
+        const geometry = _mesh.geometry;
+        if (geometry && geometry.meshes.length > 1) {
+            _mesh.makeGeometryUnique();
+        }
+        _mesh.setVerticesData(VertexBuffer.PositionKind, this._positions, true);
+        this._computeNormals();
+        const authored = data.localNormals;
+        if (authored) {
+            let agreement = 0;
+            for (let i = 0; i < authored.length; i++) {
+                agreement += authored[i] * this._normals[i];
+            }
+            if (agreement < 0) {
+                this._normalSign = -1;
+                this._computeNormals();
+            }
+        }
+        _mesh.setVerticesData(VertexBuffer.NormalKind, this._normals, true);
+    }
+
+    /** Converts {@link worldPositions} to local space and uploads positions, normals and bounding info. */
+    public update(): void {
+        const mesh = this._mesh;
+        const world = mesh.computeWorldMatrix();
+        world.invertToRef(this._inverseWorld);
+        const m = this._inverseWorld.m;
+        const src = this.worldPositions;
+        const dst = this._positions;
+        let minX = Infinity, minY = Infinity, minZ = Infinity;
+        let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+        for (let i = 0; i < src.length; i += 3) {
+            const x = src[i], y = src[i + 1], z = src[i + 2];
+            const lx = x * m[0] + y * m[4] + z * m[8] + m[12];
+            const ly = x * m[1] + y * m[5] + z * m[9] + m[13];
+            const lz = x * m[2] + y * m[6] + z * m[10] + m[14];
+            dst[i] = lx;
+            dst[i + 1] = ly;
+            dst[i + 2] = lz;
+            minX = lx < minX ? lx : minX; minY = ly < minY ? ly : minY; minZ = lz < minZ ? lz : minZ;
+            maxX = lx > maxX ? lx : maxX; maxY = ly > maxY ? ly : maxY; maxZ = lz > maxZ ? lz : maxZ;
+        }
+        this._computeNormals();
+        mesh.updateVerticesData(VertexBuffer.PositionKind, dst);
+        mesh.updateVerticesData(VertexBuffer.NormalKind, this._normals);
+        this._min.set(minX, minY, minZ);
+        this._max.set(maxX, maxY, maxZ);
+        mesh.getBoundingInfo().reConstruct(this._min, this._max, world);
+        const subMeshes = mesh.subMeshes;
+        if (subMeshes) {
+            for (let s = 0; s < subMeshes.length; s++) {
+                // A global sub-mesh uses the mesh's bounding info; only partial ones keep their own.
+                if (!subMeshes[s].IsGlobal) {
+                    subMeshes[s].refreshBoundingInfo(dst);
+                }
+            }
+        }
+    }
+
+    private _computeNormals(): void {
+        computeVertexNormals(this._positions, this._smoothIndices, this._normals);
+        const source = this._normalSource;
+        const normals = this._normals;
+        const sign = this._normalSign;
+        for (let v = 0; v < source.length; v++) {
+            // Representatives come first in their group, so their normals are final (signed) when copied.
+            const s = source[v];
+            if (s === v) {
+                normals[3 * v] *= sign;
+                normals[3 * v + 1] *= sign;
+                normals[3 * v + 2] *= sign;
+            } else {
+                normals[3 * v] = normals[3 * s];
+                normals[3 * v + 1] = normals[3 * s + 1];
+                normals[3 * v + 2] = normals[3 * s + 2];
+            }
+        }
+    }
+}
+
+/**
+ * Groups render vertices that share a position and (when the mesh has normals) a rest normal direction: UV seams
+ * and the duplicated vertices of sphere poles shade smoothly, while the hard edges of a box and the back side of
+ * a double-sided cloth keep their own normals. Returns, per vertex, its group's first vertex.
+ */
+function smoothingGroups(data: MeshData): Int32Array {
+    const weld = weldVertices(data.localPositions);
+    const source = new Int32Array(data.vertexCount);
+    const groups: number[][] = Array.from({ length: weld.particleCount }, () => []);
+    const normals = data.localNormals;
+    for (let v = 0; v < data.vertexCount; v++) {
+        const members = groups[weld.renderToParticle[v]];
+        let found = -1;
+        for (const r of members) {
+            if (!normals || normalCosine(normals, r, v) > SMOOTH_COSINE) {
+                found = r;
+                break;
+            }
+        }
+        if (found < 0) {
+            members.push(v);
+            found = v;
+        }
+        source[v] = found;
+    }
+    return source;
+}
+
+function normalCosine(normals: Float32Array, a: number, b: number): number {
+    const ax = normals[3 * a], ay = normals[3 * a + 1], az = normals[3 * a + 2];
+    const bx = normals[3 * b], by = normals[3 * b + 1], bz = normals[3 * b + 2];
+    const la = Math.hypot(ax, ay, az), lb = Math.hypot(bx, by, bz);
+    return la > 0 && lb > 0 ? (ax * bx + ay * by + az * bz) / (la * lb) : 1;
+}

@@ -1,0 +1,92 @@
+/**
+ * A volumetric soft body: a closed triangle mesh filled with tetrahedra (stretch along tet edges, volume per
+ * tet); the render mesh follows the tets through barycentric weights.
+ */
+import type { Mesh } from "@babylonjs/core/Meshes/mesh";
+import { SoftBody } from "../core/index.js";
+import { applyTetBinding, bindToTets, tetEdges, tetrahedralize, type TetBinding } from "../build/index.js";
+import { readMeshData } from "./meshData.js";
+import { RenderMeshSync } from "./renderMeshSync.js";
+import { coreOptions, SOFT_IMPOSTOR_DEFAULTS, SoftImpostor, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostor.js";
+import type { XpbdPlugin } from "./xpbdPlugin.js";
+
+/** Options of a {@link SoftBodyImpostor}; see {@link SoftImpostorOptions} for the shared ones. */
+export interface SoftBodyImpostorOptions extends SoftImpostorOptions {
+    /** Resistance to volume change in [0, 1] (`complianceFromStiffness(s, "volume")`; 1 keeps every tet's volume). Default 1. */
+    volumeStiffness?: number;
+    /**
+     * Tet lattice cells along the mesh's longest side (integer 1–256; see `tetrahedralize`). Cost grows with its
+     * cube: 4 ≈ 200 tets, 6 ≈ 700, 10 ≈ 3,000 for a box. Default 6.
+     */
+    resolution?: number;
+}
+
+/** Defaults of the soft-body-only options. */
+export const SOFT_BODY_IMPOSTOR_DEFAULTS = { volumeStiffness: 1, resolution: 6 } as const;
+
+/**
+ * Simulates a closed mesh as a soft body. The mesh is read in world space once (its transform is honoured) and
+ * tetrahedralised; its vertex buffers become updatable and are rewritten before each render.
+ * @example
+ * const jelly = new SoftBodyImpostor(box, { mass: 2, volumeStiffness: 1, stretchStiffness: 0.7, resolution: 5 }, xpbd);
+ */
+export class SoftBodyImpostor extends SoftImpostor {
+    /** Tet lattice resolution the body was built with. */
+    public readonly resolution: number;
+    /** How each render vertex follows the tets. */
+    public readonly binding: TetBinding;
+
+    /**
+     * @param mesh a closed, indexed triangle mesh (not disposed)
+     * @param options see {@link SoftBodyImpostorOptions}
+     * @param plugin the scene's {@link XpbdPlugin}
+     * @throws Error for a disposed mesh, a mesh without indices or not closed, or an invalid option (RangeError)
+     */
+    public constructor(mesh: Mesh, options: SoftBodyImpostorOptions, plugin: XpbdPlugin) {
+        const o = { ...SOFT_IMPOSTOR_DEFAULTS, ...SOFT_BODY_IMPOSTOR_DEFAULTS, ...options };
+        const stiffness = { stretch: o.stretchStiffness, shear: 1, bend: 1, volume: o.volumeStiffness };
+        const bodyOptions = coreOptions("SoftBodyImpostor", o, stiffness);
+        if (!Number.isInteger(o.resolution) || o.resolution < 1) {
+            throw new RangeError(`SoftBodyImpostor: resolution must be a positive integer, got ${o.resolution}`);
+        }
+        plugin._checkUsable("SoftBodyImpostor");
+        const data = readMeshData(mesh, "SoftBodyImpostor");
+        const tets = tetrahedralize(data.worldPositions, data.indices, { resolution: o.resolution });
+        const body = new SoftBody(
+            { positions: tets.positions, tets: tets.tets, triangles: tets.surfaceTriangles, stretch: tetEdges(tets.tets, tets.positions.length / 3), mass: o.mass },
+            bodyOptions,
+        );
+        const binding = bindToTets(data.worldPositions, tets.positions, tets.tets);
+        super("softBody", mesh, body, dominantCorners(binding), plugin, o, stiffness, new RenderMeshSync(mesh, data));
+        this.resolution = o.resolution;
+        this.binding = binding;
+    }
+
+    protected _writeRenderPositions(out: Float64Array): void {
+        applyTetBinding(this.binding, this.body.positions, out);
+    }
+
+    protected _kindOptions(): Partial<SoftImpostorOptionValues> {
+        return { volumeStiffness: this.volumeStiffness, resolution: this.resolution };
+    }
+}
+
+/** Per render vertex, the tet corner with the largest barycentric weight (unbound vertices, which have a non-finite position, map to particle 0). */
+function dominantCorners(binding: TetBinding): Int32Array {
+    const { tets, tetIndex, weights } = binding;
+    const out = new Int32Array(tetIndex.length);
+    for (let v = 0; v < tetIndex.length; v++) {
+        const t = tetIndex[v];
+        if (t < 0) {
+            continue;
+        }
+        let best = 0;
+        for (let k = 1; k < 4; k++) {
+            if (weights[4 * v + k] > weights[4 * v + best]) {
+                best = k;
+            }
+        }
+        out[v] = tets[4 * t + best];
+    }
+    return out;
+}

@@ -1,0 +1,525 @@
+/**
+ * The part shared by {@link ClothImpostor} and {@link SoftBodyImpostor}: the render mesh and its core
+ * {@link SoftBody}, option properties (stiffness sliders in [0, 1] mapped with `complianceFromStiffness`), pins in
+ * render-vertex indices, body-level queries and pushes, observables and disposal.
+ */
+import type { Nullable } from "@babylonjs/core/types";
+import { Observable, type Observer } from "@babylonjs/core/Misc/observable";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh";
+import type { Node } from "@babylonjs/core/node";
+import { complianceFromStiffness, SoftBodyEventType, type SoftBody, type SoftBodyOptions } from "../core/index.js";
+import type { RenderMeshSync } from "./renderMeshSync.js";
+import { PinDriver, type PinTarget } from "./pinTargets.js";
+import type { XpbdPlugin } from "./xpbdPlugin.js";
+
+/** Which kind of impostor: a triangle-mesh cloth or a tetrahedral soft body. */
+export type SoftImpostorKind = "cloth" | "softBody";
+
+/** Options shared by both impostors; every field has a default. Stiffnesses are sliders in [0, 1]. */
+export interface SoftImpostorOptions {
+    /** Total mass in kg, spread over the particles by area (cloth) or volume (soft body). Default 1. */
+    mass?: number;
+    /**
+     * Resistance to stretching, in [0, 1]: 1 is inextensible (compliance 0); each 1/6 below is one decade more
+     * compliance, down to 1e-2 m/N at 0 (`complianceFromStiffness(s, "distance")`). Default 1.
+     */
+    stretchStiffness?: number;
+    /** Rate (1/s) at which deformation (motion relative to the body's rigid motion) is damped. Default 1. */
+    damping?: number;
+    /** Coulomb friction coefficient against colliders (static and kinetic), combined with the Havok material's by geometric mean. Default 0.5. */
+    friction?: number;
+    /** Collision thickness in metres: particles stay this far from collider surfaces. Default 0.01. */
+    thickness?: number;
+    /** Whether the body may fall asleep when it stops moving. Default true. */
+    allowSleep?: boolean;
+    /** Speed (m/s) under which every particle must stay for the body to sleep. Default 0.02. */
+    sleepVelocity?: number;
+    /** Seconds the body must stay slow before it sleeps. Default 0.5. */
+    sleepTime?: number;
+    /** Collision groups the body belongs to, matched against Havok shapes' `filterCollideMask`. Default 0xffffffff. */
+    membership?: number;
+    /** Collision groups the body collides with, matched against Havok shapes' `filterMembershipMask`. Default 0xffffffff. */
+    collideWith?: number;
+}
+
+/** Every option value of an impostor, as returned by {@link SoftImpostor.getOptions}. */
+export interface SoftImpostorOptionValues extends Required<SoftImpostorOptions> {
+    /** Shear stiffness in [0, 1] (cloth). */
+    shearStiffness?: number;
+    /** Bend stiffness in [0, 1] (cloth). */
+    bendStiffness?: number;
+    /** Volume stiffness in [0, 1] (soft body). */
+    volumeStiffness?: number;
+    /** Tet lattice resolution (soft body). */
+    resolution?: number;
+}
+
+/** Payload of an impostor's event observables; one object per impostor, reused (copy what you keep). */
+export interface SoftImpostorEvent {
+    /** The impostor the event is about. */
+    impostor: SoftImpostor;
+    /** For over-stretch: the most stretched stretch constraint; otherwise −1. */
+    element: number;
+    /** For over-stretch: its length / rest length; otherwise 0. */
+    value: number;
+}
+
+/** Defaults of {@link SoftImpostorOptions}. */
+export const SOFT_IMPOSTOR_DEFAULTS: Readonly<Required<SoftImpostorOptions>> = {
+    mass: 1,
+    stretchStiffness: 1,
+    damping: 1,
+    friction: 0.5,
+    thickness: 0.01,
+    allowSleep: true,
+    sleepVelocity: 0.02,
+    sleepTime: 0.5,
+    membership: 0xffffffff,
+    collideWith: 0xffffffff,
+};
+
+/** Stiffness values of the four constraint kinds (those a kind does not use are kept but act on nothing). */
+export interface ImpostorStiffness {
+    stretch: number;
+    shear: number;
+    bend: number;
+    volume: number;
+}
+
+/**
+ * Validates the shared options and turns them into core {@link SoftBodyOptions}. Throws a RangeError naming the
+ * option and the impostor class.
+ */
+export function coreOptions(caller: string, o: Required<SoftImpostorOptions>, stiffness: ImpostorStiffness): SoftBodyOptions {
+    if (!(o.mass > 0) || !Number.isFinite(o.mass)) {
+        throw new RangeError(`${caller}: mass must be a positive finite number of kg, got ${o.mass}`);
+    }
+    for (const [name, value] of Object.entries(stiffness)) {
+        checkStiffness(caller, `${name}Stiffness`, value);
+    }
+    for (const name of ["damping", "friction", "thickness", "sleepVelocity", "sleepTime"] as const) {
+        checkNonNegative(caller, name, o[name]);
+    }
+    return {
+        stretchCompliance: complianceFromStiffness(stiffness.stretch, "distance"),
+        shearCompliance: complianceFromStiffness(stiffness.shear, "distance"),
+        bendCompliance: complianceFromStiffness(stiffness.bend, "bend"),
+        volumeCompliance: complianceFromStiffness(stiffness.volume, "volume"),
+        damping: o.damping,
+        staticFriction: o.friction,
+        kineticFriction: o.friction,
+        thickness: o.thickness,
+        allowSleep: o.allowSleep,
+        sleepVelocity: o.sleepVelocity,
+        sleepTime: o.sleepTime,
+        membership: o.membership >>> 0,
+        collideWith: o.collideWith >>> 0,
+    };
+}
+
+function checkStiffness(caller: string, name: string, value: number): void {
+    if (!(value >= 0 && value <= 1)) {
+        throw new RangeError(`${caller}: ${name} must be in [0, 1], got ${value}`);
+    }
+}
+
+function checkNonNegative(caller: string, name: string, value: number): void {
+    if (!(value >= 0) || !Number.isFinite(value)) {
+        throw new RangeError(`${caller}: ${name} must be a finite number ≥ 0, got ${value}`);
+    }
+}
+
+/**
+ * Base class of the impostors. The simulation runs in world space on {@link body}; the render mesh is rewritten
+ * before each render after a step (see `renderMeshSync.ts` for the frame convention). Vertex indices in this API
+ * are the render mesh's; {@link vertexToParticle} maps them to particles.
+ */
+export abstract class SoftImpostor {
+    /** Fired after a step in which the body fell asleep. */
+    public readonly onSleepObservable = new Observable<SoftImpostorEvent>();
+    /** Fired after a step in which the body woke up. */
+    public readonly onWakeObservable = new Observable<SoftImpostorEvent>();
+    /** Fired after a step that ended with an edge longer than 1.5 × its rest length (`element`, `value`: ratio). */
+    public readonly onOverStretchObservable = new Observable<SoftImpostorEvent>();
+    /** Fired after a step that produced a non-finite state; the body was restored to its last valid state. */
+    public readonly onInvalidStateObservable = new Observable<SoftImpostorEvent>();
+    /** Fired once when the impostor is disposed. */
+    public readonly onDisposeObservable = new Observable<SoftImpostor>();
+
+    private _disposed = false;
+    private _renderDirty = false;
+    private _mass: number;
+    private readonly _stiffness: ImpostorStiffness;
+    private readonly _event: SoftImpostorEvent;
+    private readonly _meshDisposeObserver: Nullable<Observer<Node>>;
+    private readonly _drivers: PinDriver[] = [];
+    private readonly _impulseRadius: number;
+    private readonly _tmp = new Float64Array(3);
+
+    /**
+     * @param kind cloth or soft body
+     * @param mesh the render mesh
+     * @param body the core body (not yet in a world)
+     * @param vertexToParticle render vertex → particle
+     * @param plugin the plugin to join
+     * @param options validated shared options
+     * @param stiffness validated stiffness values
+     * @param _renderSync the render write-back
+     */
+    protected constructor(
+        /** `"cloth"` or `"softBody"`. */
+        public readonly kind: SoftImpostorKind,
+        /** The render mesh. */
+        public readonly mesh: Mesh,
+        /** The simulated body (positions in world space). */
+        public readonly body: SoftBody,
+        /** Render vertex → particle: the weld map for cloth; for soft bodies the tet corner with the largest barycentric weight. */
+        public readonly vertexToParticle: Int32Array,
+        /** The plugin this impostor belongs to. */
+        public readonly plugin: XpbdPlugin,
+        options: Required<SoftImpostorOptions>,
+        stiffness: ImpostorStiffness,
+        private readonly _renderSync: RenderMeshSync,
+    ) {
+        this._mass = options.mass;
+        this._stiffness = { ...stiffness };
+        this._event = { impostor: this, element: -1, value: 0 };
+        const rest = body.restPositions;
+        let min = Infinity, max = -Infinity, diagonal2 = 0;
+        for (let axis = 0; axis < 3; axis++) {
+            min = Infinity;
+            max = -Infinity;
+            for (let i = axis; i < rest.length; i += 3) {
+                min = Math.min(min, rest[i]);
+                max = Math.max(max, rest[i]);
+            }
+            diagonal2 += (max - min) ** 2;
+        }
+        this._impulseRadius = 0.25 * Math.sqrt(diagonal2);
+        plugin._addImpostor(this);
+        this._meshDisposeObserver = mesh.onDisposeObservable.add(() => this.dispose());
+    }
+
+    /** Whether {@link dispose} was called. */
+    public get isDisposed(): boolean {
+        return this._disposed;
+    }
+
+    /** Total mass (kg). Setting it rescales every particle's mass. */
+    public get mass(): number {
+        return this._mass;
+    }
+    public set mass(value: number) {
+        if (!(value > 0) || !Number.isFinite(value)) {
+            throw new RangeError(`mass must be a positive finite number of kg, got ${value}`);
+        }
+        const k = value / this._mass;
+        const masses = this.body.masses;
+        for (let i = 0; i < masses.length; i++) {
+            masses[i] *= k;
+        }
+        // Inverse masses (and tethers) are rebuilt from the masses before the next step.
+        this.body.pins.dirty = true;
+        this.body.wake();
+        this._mass = value;
+    }
+
+    /** Stretch stiffness in [0, 1] (see {@link SoftImpostorOptions.stretchStiffness}). */
+    public get stretchStiffness(): number {
+        return this._stiffness.stretch;
+    }
+    public set stretchStiffness(value: number) {
+        this.body.stretch.compliance = this._setStiffness("stretch", value, "distance");
+    }
+
+    /** Shear stiffness in [0, 1] (cloth: the diagonals across each pair of triangles). */
+    public get shearStiffness(): number {
+        return this._stiffness.shear;
+    }
+    public set shearStiffness(value: number) {
+        this.body.shear.compliance = this._setStiffness("shear", value, "distance");
+    }
+
+    /** Bend stiffness in [0, 1] (cloth: dihedral angles; 0 maps to 10 rad/(N·m)). */
+    public get bendStiffness(): number {
+        return this._stiffness.bend;
+    }
+    public set bendStiffness(value: number) {
+        this.body.bend.compliance = this._setStiffness("bend", value, "bend");
+    }
+
+    /** Volume stiffness in [0, 1] (soft body: every tet keeps its volume at 1). */
+    public get volumeStiffness(): number {
+        return this._stiffness.volume;
+    }
+    public set volumeStiffness(value: number) {
+        this.body.volume.compliance = this._setStiffness("volume", value, "volume");
+    }
+
+    /** Deformation damping rate (1/s). */
+    public get damping(): number {
+        return this.body.damping;
+    }
+    public set damping(value: number) {
+        checkNonNegative(this._caller, "damping", value);
+        this.body.damping = value;
+    }
+
+    /** Friction coefficient (static and kinetic). */
+    public get friction(): number {
+        return this.body.staticFriction;
+    }
+    public set friction(value: number) {
+        checkNonNegative(this._caller, "friction", value);
+        this.body.staticFriction = value;
+        this.body.kineticFriction = value;
+    }
+
+    /** Collision thickness (m). */
+    public get thickness(): number {
+        return this.body.thickness;
+    }
+    public set thickness(value: number) {
+        checkNonNegative(this._caller, "thickness", value);
+        this.body.thickness = value;
+        this.body.wake();
+    }
+
+    /** Sleep speed threshold (m/s). */
+    public get sleepVelocity(): number {
+        return this.body.sleepVelocity;
+    }
+    public set sleepVelocity(value: number) {
+        checkNonNegative(this._caller, "sleepVelocity", value);
+        this.body.sleepVelocity = value;
+    }
+
+    /** Seconds slow before sleeping. */
+    public get sleepTime(): number {
+        return this.body.sleepTime;
+    }
+    public set sleepTime(value: number) {
+        checkNonNegative(this._caller, "sleepTime", value);
+        this.body.sleepTime = value;
+    }
+
+    /** Whether the body may sleep. */
+    public get allowSleep(): boolean {
+        return this.body.allowSleep;
+    }
+    public set allowSleep(value: boolean) {
+        this.body.allowSleep = value;
+        this.body.wake();
+    }
+
+    /** Whether the body is asleep. */
+    public get sleeping(): boolean {
+        return this.body.sleeping;
+    }
+
+    /** The current option values as a plain object (what a constructor call with them would build). */
+    public getOptions(): SoftImpostorOptionValues {
+        return {
+            mass: this._mass,
+            stretchStiffness: this._stiffness.stretch,
+            damping: this.body.damping,
+            friction: this.body.staticFriction,
+            thickness: this.body.thickness,
+            allowSleep: this.body.allowSleep,
+            sleepVelocity: this.body.sleepVelocity,
+            sleepTime: this.body.sleepTime,
+            membership: this.body.membership >>> 0,
+            collideWith: this.body.collideWith >>> 0,
+            ...this._kindOptions(),
+        };
+    }
+
+    /** Sets the pin weight of a render vertex's particle: 0 free, (0, 1) soft, 1 fixed where it is (until moved by {@link pinTo}). */
+    public setPinWeight(vertexIndex: number, weight: number): void {
+        this.body.setPinWeight(this._particle(vertexIndex), weight);
+    }
+
+    /** The pin weight of a render vertex's particle. */
+    public getPinWeight(vertexIndex: number): number {
+        return this.body.pins.weights[this._particle(vertexIndex)];
+    }
+
+    /** Pin weight per render vertex (a new array). */
+    public getPinWeights(): Float32Array {
+        const out = new Float32Array(this.vertexToParticle.length);
+        const weights = this.body.pins.weights;
+        for (let v = 0; v < out.length; v++) {
+            out[v] = weights[this.vertexToParticle[v]];
+        }
+        return out;
+    }
+
+    /**
+     * Sets every pin weight from one value per render vertex. Render vertices sharing a particle (seams) give it
+     * the largest of their weights.
+     */
+    public setPinWeights(weights: ArrayLike<number>): void {
+        if (weights.length !== this.vertexToParticle.length) {
+            throw new RangeError(`setPinWeights: expected ${this.vertexToParticle.length} weights (one per vertex), got ${weights.length}`);
+        }
+        const perParticle = new Float64Array(this.body.particleCount);
+        for (let v = 0; v < weights.length; v++) {
+            const w = weights[v];
+            if (!(w >= 0 && w <= 1)) {
+                throw new RangeError(`setPinWeights: weight of vertex ${v} must be in [0, 1], got ${w}`);
+            }
+            const p = this.vertexToParticle[v];
+            perParticle[p] = Math.max(perParticle[p], w);
+        }
+        for (let p = 0; p < perParticle.length; p++) {
+            if (this.body.pins.weights[p] !== perParticle[p]) {
+                this.body.setPinWeight(p, perParticle[p]);
+            }
+        }
+    }
+
+    /**
+     * Pins the particles of the given render vertices to `target` with `weight` (default 1): each keeps its
+     * current position relative to the target's world transform, and follows it as the target moves (node
+     * animation, parenting, skeletal animation). A particle pinned again by a later call follows the later target.
+     */
+    public pinTo(vertexIndices: ArrayLike<number>, target: PinTarget, weight = 1): void {
+        if (!target || target.isDisposed()) {
+            throw new Error("pinTo: the target is missing or disposed");
+        }
+        const particles = new Set<number>();
+        for (let k = 0; k < vertexIndices.length; k++) {
+            particles.add(this._particle(vertexIndices[k]));
+        }
+        for (const p of particles) {
+            this.body.setPinWeight(p, weight);
+        }
+        for (let d = this._drivers.length - 1; d >= 0; d--) {
+            this._drivers[d].release(particles);
+            if (this._drivers[d].particles.length === 0) {
+                this._drivers.splice(d, 1);
+            }
+        }
+        this._drivers.push(new PinDriver(target, Int32Array.from(particles), this.body));
+    }
+
+    /** Mass-weighted centre of the particles (world). */
+    public getCenterOfMass(result = new Vector3()): Vector3 {
+        this.body.getCenterOfMass(this._tmp);
+        return result.set(this._tmp[0], this._tmp[1], this._tmp[2]);
+    }
+
+    /** Mass-weighted mean velocity (momentum / mass, world, m/s). */
+    public getLinearVelocity(result = new Vector3()): Vector3 {
+        this.body.getLinearVelocity(this._tmp);
+        return result.set(this._tmp[0], this._tmp[1], this._tmp[2]);
+    }
+
+    /** Gives every free particle the velocity `velocity` (m/s, world) and wakes the body. */
+    public setLinearVelocity(velocity: Vector3): void {
+        this.body.setLinearVelocity(velocity.x, velocity.y, velocity.z);
+    }
+
+    /**
+     * Applies `impulse` (N·s, world) at world `point`, spread over the particles within `radius` (default a quarter
+     * of the rest bounding-box diagonal) with weights falling linearly with distance, so the body's momentum
+     * changes by exactly `impulse` (less what fixed pins would have taken).
+     */
+    public applyImpulse(impulse: Vector3, point: Vector3, radius = this._impulseRadius): void {
+        this.body.applyImpulse(impulse.x, impulse.y, impulse.z, point.x, point.y, point.z, radius);
+    }
+
+    /** Writes the simulated shape into the render mesh now (done automatically before each render after a step). */
+    public updateRenderMesh(): void {
+        this._writeRenderPositions(this._renderSync.worldPositions);
+        this._renderSync.update();
+        this._renderDirty = false;
+    }
+
+    /** Removes the body from the simulation and every observer this impostor added; the mesh keeps its last shape. */
+    public dispose(): void {
+        if (this._disposed) {
+            return;
+        }
+        this._disposed = true;
+        this.mesh.onDisposeObservable.remove(this._meshDisposeObserver);
+        this.plugin._removeImpostor(this);
+        this._drivers.length = 0;
+        this.onDisposeObservable.notifyObservers(this);
+        for (const observable of [this.onSleepObservable, this.onWakeObservable, this.onOverStretchObservable, this.onInvalidStateObservable]) {
+            observable.clear();
+        }
+        this.onDisposeObservable.clear();
+    }
+
+    /** Moves pin targets from their drivers; called by the plugin before each step. @internal */
+    public _beforeStep(): void {
+        for (let d = this._drivers.length - 1; d >= 0; d--) {
+            const driver = this._drivers[d];
+            if (driver.isTargetDisposed) {
+                // Pinned particles stay where the target last put them.
+                this._drivers.splice(d, 1);
+                continue;
+            }
+            driver.update(this.body);
+        }
+    }
+
+    /** Marks the render mesh out of date; called by the plugin after each step. @internal */
+    public _afterStep(): void {
+        this._renderDirty = true;
+    }
+
+    /** Rewrites the render mesh if a step ran since the last write. @internal */
+    public _beforeRender(): void {
+        if (this._renderDirty) {
+            this.updateRenderMesh();
+        }
+    }
+
+    /** Forwards a core event to the matching observable. @internal */
+    public _notifyEvent(type: SoftBodyEventType, element: number, value: number): void {
+        const event = this._event;
+        event.element = element;
+        event.value = value;
+        switch (type) {
+            case SoftBodyEventType.Sleep:
+                this.onSleepObservable.notifyObservers(event);
+                break;
+            case SoftBodyEventType.Wake:
+                this.onWakeObservable.notifyObservers(event);
+                break;
+            case SoftBodyEventType.OverStretch:
+                this.onOverStretchObservable.notifyObservers(event);
+                break;
+            case SoftBodyEventType.InvalidState:
+                this.onInvalidStateObservable.notifyObservers(event);
+                break;
+        }
+    }
+
+    /** Fills world positions per render vertex from the particles. */
+    protected abstract _writeRenderPositions(out: Float64Array): void;
+
+    /** The kind-specific entries of {@link getOptions}. */
+    protected abstract _kindOptions(): Partial<SoftImpostorOptionValues>;
+
+    private _setStiffness(kind: keyof ImpostorStiffness, value: number, mapping: "distance" | "bend" | "volume"): number {
+        checkStiffness(this._caller, `${kind}Stiffness`, value);
+        this._stiffness[kind] = value;
+        this.body.wake();
+        return complianceFromStiffness(value, mapping);
+    }
+
+    private get _caller(): string {
+        return this.kind === "cloth" ? "ClothImpostor" : "SoftBodyImpostor";
+    }
+
+    private _particle(vertexIndex: number): number {
+        if (!Number.isInteger(vertexIndex) || vertexIndex < 0 || vertexIndex >= this.vertexToParticle.length) {
+            throw new RangeError(`vertex index ${vertexIndex} is out of range [0, ${this.vertexToParticle.length})`);
+        }
+        return this.vertexToParticle[vertexIndex];
+    }
+}

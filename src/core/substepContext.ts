@@ -1,0 +1,26 @@
+/**
+ * The scalars of the current substep, handed to every projection by reference. Passing numbers to a function that
+ * the JIT does not inline boxes each of them on the heap; passing this object does not, which keeps the step
+ * allocation-free.
+ */
+export class SubstepContext {
+    /** Step length dt (s). */
+    public dt = 0.1;
+    /** Substep length h (s). */
+    public h = 0.1;
+    /** 1 / h. */
+    public invH = 0.1;
+    /** 1 / h², the factor from compliance α to α̃. */
+    public invH2 = 0.1;
+    /** Fraction of the step reached at the end of this substep, in (0, 1]. */
+    public t = 0.1;
+
+    /** Sets the step length and the substep count (and so h and its inverses). */
+    public setStep(dt: number, substeps: number): void {
+        const h = dt / substeps;
+        this.dt = dt;
+        this.h = h;
+        this.invH = 1 / h;
+        this.invH2 = 1 / (h * h);
+    }
+}
