@@ -3,13 +3,14 @@
  * them into the scene's lifecycle.
  */
 import type { Nullable } from "@babylonjs/core/types";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Scene } from "@babylonjs/core/scene";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin";
 import type { PhysicsEngine } from "@babylonjs/core/Physics/v2/physicsEngine";
 import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody";
-import { XpbdWorld, type Collider, type StepStats } from "../core/index.js";
+import { DEFAULT_AIR_DENSITY, XpbdWorld, type Collider, type StepStats } from "../core/index.js";
 import { HavokColliderSync } from "./havokColliderSync.js";
 import { havokStepSeconds } from "./havokStepTime.js";
 import type { SoftImpostor } from "./softImpostor.js";
@@ -18,10 +19,18 @@ import type { SoftImpostor } from "./softImpostor.js";
 export interface XpbdPluginOptions {
     /** Fixed substeps per Havok step (the quality tier). Default 10. */
     substeps?: number;
-    /** Solver iterations per substep. Default 2. */
+    /** Solver iterations per substep, each a forward and a backward sweep over the constraints. Default 1. */
     iterations?: number;
     /** Broad-phase grid cell edge in metres (about the size of a typical collider). Default 0.5. */
     cellSize?: number;
+    /**
+     * Wind velocity (m/s, world) blowing on every impostor's surface triangles: quadratic drag and lift per
+     * triangle against the air's velocity relative to it (see the core's `applyAerodynamics`). Default zero (still
+     * air: moving cloth is still slowed by the air). Copied; change it later with {@link XpbdPlugin.wind}.
+     */
+    wind?: Vector3;
+    /** Air density ρ in kg/m³ (≥ 0; 0 turns aerodynamics off, still-air drag included). Default 1.2 (air at 20 °C, sea level). */
+    airDensity?: number;
 }
 
 const plugins = new WeakMap<Scene, XpbdPlugin>();
@@ -82,17 +91,28 @@ export class XpbdPlugin {
         this.physicsEngine = engine;
         this.havokPlugin = engine.getPhysicsPlugin() as HavokPlugin;
         const g = engine.gravity;
+        const wind = options.wind ?? Vector3.ZeroReadOnly;
         this.world = new XpbdWorld({
             gravity: [g.x, g.y, g.z],
             substeps: options.substeps ?? 10,
-            iterations: options.iterations ?? 2,
+            iterations: options.iterations ?? 1,
             cellSize: options.cellSize ?? 0.5,
+            wind: [wind.x, wind.y, wind.z],
+            airDensity: options.airDensity ?? DEFAULT_AIR_DENSITY,
         });
         this._colliders = new HavokColliderSync(this.havokPlugin, engine, this.world);
         this._beforePhysicsObserver = scene.onBeforePhysicsObservable.add(() => this._step());
         this._beforeRenderObserver = scene.onBeforeRenderObservable.add(() => this._render());
         this._sceneDisposeObserver = scene.onDisposeObservable.add(() => this.dispose());
         plugins.set(scene, this);
+    }
+
+    /**
+     * The plugin hooked into `scene`, or null when it has none (or it was disposed). For tools that only get the
+     * scene, such as the Inspector panes (`babylon-xpbd/inspector`).
+     */
+    public static FromScene(scene: Scene): Nullable<XpbdPlugin> {
+        return plugins.get(scene) ?? null;
     }
 
     /** The impostors, in simulation order. */
@@ -119,6 +139,36 @@ export class XpbdPlugin {
     }
     public set iterations(value: number) {
         this.world.iterations = positiveInteger(value, "iterations");
+    }
+
+    /**
+     * Wind velocity (m/s, world) on every impostor (scaled per impostor by its `windScale`). The getter returns a
+     * new Vector3 holding the world's current wind (editing it changes nothing: assign it back); the setter copies the value
+     * into the core world, taking effect at the next step. Gusts: assign a new value every frame.
+     * @throws RangeError when a component is not finite
+     */
+    public get wind(): Vector3 {
+        const w = this.world.wind;
+        return new Vector3(w[0], w[1], w[2]);
+    }
+    public set wind(value: Vector3) {
+        if (!Number.isFinite(value.x) || !Number.isFinite(value.y) || !Number.isFinite(value.z)) {
+            throw new RangeError(`wind must be finite, got ${value.x}, ${value.y}, ${value.z}`);
+        }
+        this.world.wind[0] = value.x;
+        this.world.wind[1] = value.y;
+        this.world.wind[2] = value.z;
+    }
+
+    /** Air density ρ (kg/m³, ≥ 0; 0 turns aerodynamics off). Default 1.2. */
+    public get airDensity(): number {
+        return this.world.airDensity;
+    }
+    public set airDensity(value: number) {
+        if (!(value >= 0) || !Number.isFinite(value)) {
+            throw new RangeError(`airDensity must be a finite number ≥ 0, got ${value}`);
+        }
+        this.world.airDensity = value;
     }
 
     /** Whether {@link dispose} was called. */

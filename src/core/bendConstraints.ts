@@ -58,7 +58,9 @@ export class BendConstraints {
         const restAngles = this.restAngles;
         const lambdas = this.lambdas;
         const count = restAngles.length;
-        for (let e = 0; e < count; e++) {
+        const reverse = context.reverse;
+        for (let k = 0; k < count; k++) {
+            const e = reverse ? count - 1 - k : k;
             const ia = indices[4 * e];
             const ib = indices[4 * e + 1];
             const ic = indices[4 * e + 2];

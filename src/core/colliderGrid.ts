@@ -9,7 +9,15 @@
  */
 export class ColliderGrid {
     /** Edge length of a grid cell (metres). */
-    public cellSize: number;
+    public get cellSize(): number {
+        return this._size[0];
+    }
+    public set cellSize(value: number) {
+        if (!(value > 0)) {
+            throw new RangeError(`grid cell size must be positive, got ${value}`);
+        }
+        this._size[0] = value;
+    }
     /** Shapes covering more cells than this go to the short list. */
     public maxCellsPerShape = 64;
     /** Set when the last build ran out of entries. */
@@ -17,6 +25,8 @@ export class ColliderGrid {
     /** World bounds of each slot: min xyz, max xyz. Written by the owner before {@link build}. */
     public bounds: Float64Array = new Float64Array(0);
 
+    /** The cell size lives in a typed array: the per-step code reads it without ever boxing it. */
+    private readonly _size = new Float64Array(1);
     private readonly _tableMask: number;
     private readonly _bucketStart: Int32Array;
     private readonly _bucketFill: Int32Array;
@@ -32,9 +42,6 @@ export class ColliderGrid {
      * @param tableBits log2 of the hash table size
      */
     public constructor(cellSize: number, tableBits = 12) {
-        if (!(cellSize > 0)) {
-            throw new RangeError(`grid cell size must be positive, got ${cellSize}`);
-        }
         this.cellSize = cellSize;
         this._tableMask = (1 << tableBits) - 1;
         this._bucketStart = new Int32Array((1 << tableBits) + 1);
@@ -121,7 +128,7 @@ export class ColliderGrid {
                 out[count++] = s;
             }
         }
-        const size = this.cellSize;
+        const size = this._size[0];
         const x0 = Math.floor(minX / size);
         const x1 = Math.floor(maxX / size);
         const y0 = Math.floor(minY / size);
@@ -168,22 +175,25 @@ export class ColliderGrid {
     private _cellCount(s: number): number {
         const b = this.bounds;
         const o = s * 6;
-        if (!Number.isFinite(b[o]) || !Number.isFinite(b[o + 1]) || !Number.isFinite(b[o + 2]) ||
-            !Number.isFinite(b[o + 3]) || !Number.isFinite(b[o + 4]) || !Number.isFinite(b[o + 5])) {
+        // `x − x` is 0 exactly for finite x (NaN for ±∞ and NaN), and unlike a call it never boxes the number.
+        const spread = b[o] - b[o] + (b[o + 1] - b[o + 1]) + (b[o + 2] - b[o + 2]) + (b[o + 3] - b[o + 3]) + (b[o + 4] - b[o + 4]) + (b[o + 5] - b[o + 5]);
+        if (spread !== 0) {
             return -1;
         }
-        const size = this.cellSize;
+        const size = this._size[0];
         const nx = Math.floor(b[o + 3] / size) - Math.floor(b[o] / size) + 1;
         const ny = Math.floor(b[o + 4] / size) - Math.floor(b[o + 1] / size) + 1;
         const nz = Math.floor(b[o + 5] / size) - Math.floor(b[o + 2] / size) + 1;
-        return nx * ny * nz;
+        const cells = nx * ny * nz;
+        // Returned as a small integer (`| 0`), never as a boxed double; anything huge is just "too many".
+        return cells > 0x3fffffff ? 0x3fffffff : cells | 0;
     }
 
     /** Counting pass (`mode` 1: `counts[bucket + 1]++`) or filling pass (`mode` 0: write at `counts[bucket]++`). */
     private _visitCells(s: number, counts: Int32Array, mode: number): void {
         const b = this.bounds;
         const o = s * 6;
-        const size = this.cellSize;
+        const size = this._size[0];
         const x0 = Math.floor(b[o] / size);
         const x1 = Math.floor(b[o + 3] / size);
         const y0 = Math.floor(b[o + 1] / size);

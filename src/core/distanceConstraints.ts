@@ -58,7 +58,9 @@ export class DistanceConstraints {
         const rest = this.restLengths;
         const lambdas = this.lambdas;
         const count = rest.length;
-        for (let c = 0; c < count; c++) {
+        const reverse = context.reverse;
+        for (let k = 0; k < count; k++) {
+            const c = reverse ? count - 1 - k : k;
             const a = indices[2 * c];
             const b = indices[2 * c + 1];
             const wa = invMass[a];

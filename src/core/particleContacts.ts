@@ -61,7 +61,6 @@ export class ParticleContacts {
             return;
         }
         const x = body.positions;
-        const xPrev = body.previousPositions;
         const invMass = body.inverseMasses;
         const thickness = body.thickness;
         const perParticleCorrection = body.contactResidual;
@@ -131,46 +130,11 @@ export class ParticleContacts {
             this._normals[3 * k] = nx;
             this._normals[3 * k + 1] = ny;
             this._normals[3 * k + 2] = nz;
-            // Positional friction: remove the tangential slip relative to the surface over this substep, entirely
-            // while it is within the static cone (|slip| < μs·depth), else by μk·depth.
-            const us = Math.sqrt(body.staticFriction * collider.friction);
-            const uk = Math.sqrt(body.kineticFriction * collider.friction);
-            if (us === 0 && uk === 0) {
-                continue;
-            }
-            collider.pointVelocity(point, surface);
-            let sx = x[i] - xPrev[i] - surface[0] * h;
-            let sy = x[i + 1] - xPrev[i + 1] - surface[1] * h;
-            let sz = x[i + 2] - xPrev[i + 2] - surface[2] * h;
-            const along = sx * nx + sy * ny + sz * nz;
-            sx -= along * nx;
-            sy -= along * ny;
-            sz -= along * nz;
-            const slip = Math.sqrt(sx * sx + sy * sy + sz * sz);
-            if (slip < 1e-12) {
-                continue;
-            }
-            const removed = slip < us * depth ? slip : Math.min(uk * depth, slip);
-            direction[0] = sx / slip;
-            direction[1] = sy / slip;
-            direction[2] = sz / slip;
-            const wBodyT = dynamic ? collider._inverseMassAt(point, direction) : 0;
-            const lambdaT = removed / (w + wBodyT);
-            x[i] -= w * lambdaT * direction[0];
-            x[i + 1] -= w * lambdaT * direction[1];
-            x[i + 2] -= w * lambdaT * direction[2];
-            point[0] = x[i];
-            point[1] = x[i + 1];
-            point[2] = x[i + 2];
-            const jt = lambdaT / h;
-            impulse[0] = jt * direction[0];
-            impulse[1] = jt * direction[1];
-            impulse[2] = jt * direction[2];
-            if (dynamic) {
-                collider._applyImpulse(impulse, point, context);
-            } else {
-                collider.recordImpulse(impulse, point);
-            }
+            // Friction lives in its own function: its branches are taken irregularly, and keeping them out of this
+            // loop keeps the loop's type feedback stable, so the JIT does not keep throwing its optimised code away.
+            slipState[0] = depth;
+            slipState[1] = w;
+            applyFriction(body, collider, i, slipState, context);
         }
     }
 
@@ -249,6 +213,62 @@ const point = new Float64Array(3);
 const direction = new Float64Array(3);
 const impulse = new Float64Array(3);
 const surface = new Float64Array(3);
+const slipState = new Float64Array(2);
 /** Restitution acts on velocities after the substep's positions are final: the body must not move any more. */
 const AFTER_SUBSTEP = new SubstepContext();
 AFTER_SUBSTEP.h = 0;
+
+/**
+ * Positional friction for one touching contact: removes the particle's tangential slip relative to the surface over
+ * the substep, entirely while it is within the static cone (|slip| < μs·depth), else by μk·depth. The contact normal
+ * is in the module's `direction` scratch and the contact point in `point`; `state` holds depth and inverse mass.
+ */
+function applyFriction(body: SoftBody, collider: Collider, i: number, state: Float64Array, context: SubstepContext): void {
+    const us = Math.sqrt(body.staticFriction * collider.friction);
+    const uk = Math.sqrt(body.kineticFriction * collider.friction);
+    if (us === 0 && uk === 0) {
+        return;
+    }
+    const x = body.positions;
+    const xPrev = body.previousPositions;
+    const h = context.h;
+    const depth = state[0];
+    const w = state[1];
+    const nx = direction[0];
+    const ny = direction[1];
+    const nz = direction[2];
+    const dynamic = collider.motion === ColliderMotion.Dynamic;
+    collider.pointVelocity(point, surface);
+    let sx = x[i] - xPrev[i] - surface[0] * h;
+    let sy = x[i + 1] - xPrev[i + 1] - surface[1] * h;
+    let sz = x[i + 2] - xPrev[i + 2] - surface[2] * h;
+    const along = sx * nx + sy * ny + sz * nz;
+    sx -= along * nx;
+    sy -= along * ny;
+    sz -= along * nz;
+    const slip = Math.sqrt(sx * sx + sy * sy + sz * sz);
+    if (slip < 1e-12) {
+        return;
+    }
+    const removed = slip < us * depth ? slip : Math.min(uk * depth, slip);
+    direction[0] = sx / slip;
+    direction[1] = sy / slip;
+    direction[2] = sz / slip;
+    const wBodyT = dynamic ? collider._inverseMassAt(point, direction) : 0;
+    const lambdaT = removed / (w + wBodyT);
+    x[i] -= w * lambdaT * direction[0];
+    x[i + 1] -= w * lambdaT * direction[1];
+    x[i + 2] -= w * lambdaT * direction[2];
+    point[0] = x[i];
+    point[1] = x[i + 1];
+    point[2] = x[i + 2];
+    const jt = lambdaT / h;
+    impulse[0] = jt * direction[0];
+    impulse[1] = jt * direction[1];
+    impulse[2] = jt * direction[2];
+    if (dynamic) {
+        collider._applyImpulse(impulse, point, context);
+    } else {
+        collider.recordImpulse(impulse, point);
+    }
+}

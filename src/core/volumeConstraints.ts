@@ -55,7 +55,9 @@ export class VolumeConstraints {
         const restVolumes = this.restVolumes;
         const lambdas = this.lambdas;
         const count = restVolumes.length;
-        for (let t = 0; t < count; t++) {
+        const reverse = context.reverse;
+        for (let k = 0; k < count; k++) {
+            const t = reverse ? count - 1 - k : k;
             const ia = indices[4 * t];
             const ib = indices[4 * t + 1];
             const ic = indices[4 * t + 2];

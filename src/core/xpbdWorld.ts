@@ -15,7 +15,10 @@ export interface XpbdWorldOptions {
     gravity?: readonly [number, number, number];
     /** Substeps per step (the quality tier). Default 10. */
     substeps?: number;
-    /** Solver iterations per substep. Default 2 (see the README's "Quality and stability" section). */
+    /**
+     * Solver iterations per substep, each a symmetric pass (all constraints forward, then backward). Default 1
+     * (see the README's "Quality and stability" section).
+     */
     iterations?: number;
     /** Broad-phase grid cell edge (m). Default 0.5. */
     cellSize?: number;
@@ -50,7 +53,7 @@ export class XpbdWorld {
     public airDensity: number;
     /** Substeps per step. */
     public substeps: number;
-    /** Iterations per substep. */
+    /** Iterations per substep (each a forward and a backward sweep). */
     public iterations: number;
     /** Bodies, in solve order. */
     public readonly bodies: SoftBody[] = [];
@@ -95,7 +98,7 @@ export class XpbdWorld {
             throw new RangeError(`airDensity must be a finite number ≥ 0, got ${this.airDensity}`);
         }
         this.substeps = positiveInteger(options.substeps ?? 10, "substeps");
-        this.iterations = positiveInteger(options.iterations ?? 2, "iterations");
+        this.iterations = positiveInteger(options.iterations ?? 1, "iterations");
         const cellSize = options.cellSize ?? 0.5;
         this._grid = new ColliderGrid(cellSize);
         this._gridCapacity = options.gridCapacity ?? 65536;
@@ -141,7 +144,8 @@ export class XpbdWorld {
 
     /** Advances the world by `dt` seconds in {@link substeps} substeps. */
     public step(dt: number): void {
-        if (!(dt > 0) || !Number.isFinite(dt)) {
+        // `x − x === 0` is the finiteness test that never calls out (a call would box the number each step).
+        if (!(dt > 0) || dt - dt !== 0) {
             throw new RangeError(`time step must be positive and finite, got ${dt}`);
         }
         const start = now();
@@ -152,8 +156,11 @@ export class XpbdWorld {
         const substeps = this.substeps;
         const context = this._context;
         context.setStep(dt, substeps);
-        this._air.set(this.wind);
-        this._air[3] = this.airDensity;
+        const air = this._air;
+        // A change of wind or air wakes every body (a sleeping flag must start flapping when the wind rises).
+        const airChanged = air[0] !== this.wind[0] || air[1] !== this.wind[1] || air[2] !== this.wind[2] || air[3] !== this.airDensity;
+        air.set(this.wind);
+        air[3] = this.airDensity;
         for (let c = 0; c < this.colliders.length; c++) {
             this.colliders[c].resetImpulse();
             this.colliders[c].syncPose();
@@ -165,7 +172,11 @@ export class XpbdWorld {
             this.events.push(SoftBodyEventType.CapacityExceeded, -1, 1, this._gridCapacity);
         }
         for (let b = 0; b < this.bodies.length; b++) {
-            this._beginStep(this.bodies[b], context);
+            const body = this.bodies[b];
+            if (airChanged && body.triangles.length > 0 && body.windScale > 0) {
+                body._wakeRequested = true;
+            }
+            this._beginStep(body, context);
         }
         for (let s = 0; s < substeps; s++) {
             context.t = (s + 1) / substeps;
@@ -251,6 +262,10 @@ export class XpbdWorld {
             box[4] = Math.max(x[i + 1], ey) + pad;
             box[5] = Math.max(x[i + 2], ez) + pad;
             const found = this._grid.query(box, query);
+            if (found === query.length) {
+                // More shapes overlap this particle than one query holds: the farthest ones may be missed.
+                contacts.overflowed = true;
+            }
             for (let k = 0; k < found; k++) {
                 const slot = query[k];
                 const collider = this._slotColliders[slot];
@@ -299,7 +314,9 @@ export class XpbdWorld {
         body.volume.lambdas.fill(0);
         body.pins.lambdas.fill(0);
         body.contacts.beginSubstep();
-        for (let it = 0; it < this.iterations; it++) {
+        // Each iteration is a symmetric Gauss–Seidel pass: every constraint list front to back, then back to front.
+        for (let sweep = 0; sweep < 2 * this.iterations; sweep++) {
+            context.reverse = (sweep & 1) === 1;
             if (body.stretch.enabled) {
                 body.stretch.project(x, w, context);
             }
@@ -386,7 +403,7 @@ export class XpbdWorld {
         for (let k = 0; k < x.length; k++) {
             sum += x[k] + v[k] + f[k];
         }
-        if (Number.isFinite(sum)) {
+        if (sum - sum === 0) {
             return true;
         }
         x.set(body._validPositions);
@@ -415,7 +432,7 @@ export class XpbdWorld {
         stats.contactCandidates = body.contacts.count;
         stats.contacts = body.contacts.touching;
         stats.maxContactCorrection = body.contacts.maxCorrection;
-        stats.kineticEnergy = body.kineticEnergy();
+        measureKineticEnergy(body);
         // One function per kind: each loop is optimised on its own, and a kind the body lacks costs nothing.
         const overStretched = measureStretch(body);
         if (overStretched >= 0) {
@@ -462,7 +479,7 @@ export class XpbdWorld {
             const collider = this._slotColliders[s];
             const local = this._slotShapes[s].bounds;
             const o = s * 6;
-            if (!Number.isFinite(local[0])) {
+            if (local[0] - local[0] !== 0) {
                 for (let axis = 0; axis < 3; axis++) {
                     bounds[o + axis] = -Infinity;
                     bounds[o + 3 + axis] = Infinity;
@@ -534,6 +551,17 @@ export class XpbdWorld {
         }
         return false;
     }
+}
+
+/** Kinetic energy ½ Σ m v² into the body's stats (written, not returned, so no number is boxed). */
+function measureKineticEnergy(body: SoftBody): void {
+    const v = body.velocities;
+    const m = body.masses;
+    let energy = 0;
+    for (let p = 0; p < body.particleCount; p++) {
+        energy += 0.5 * m[p] * (v[3 * p] * v[3 * p] + v[3 * p + 1] * v[3 * p + 1] + v[3 * p + 2] * v[3 * p + 2]);
+    }
+    body.stats.kineticEnergy = energy;
 }
 
 /**
@@ -652,9 +680,12 @@ function measureVolume(body: SoftBody): void {
 }
 
 /**
- * Removes the fraction `1 − e^(−damping·h)` of each free particle's velocity relative to the body's rigid motion `v_cm + ω × r`,
- * which leaves the linear and angular momentum of the free particles unchanged: a thrown body keeps flying and
- * spinning, only its wobble dies out.
+ * Removes the fraction `1 − e^(−damping·h)` of each free particle's velocity relative to the body's rigid motion
+ * `v_cm + ω × r`. For a free body that motion is the best rigid fit of its particles, which leaves their linear and
+ * angular momentum unchanged: a thrown body keeps flying and spinning, only its wobble dies out. A body hanging
+ * from weight-1 pins is attached to them, so its rigid motion is the pins' (fitted the same way over the pinned
+ * particles; pins on a line give no rotation about it): a flag is damped relative to its pole, and a curtain's
+ * swing dies out.
  */
 function dampDeformation(body: SoftBody, context: SubstepContext): void {
     const k = 1 - Math.exp(-body.damping * context.h);
@@ -663,6 +694,8 @@ function dampDeformation(body: SoftBody, context: SubstepContext): void {
     const m = body.masses;
     const w = body.inverseMasses;
     const n = body.particleCount;
+    // Reference set: the pinned particles when there are any, else the free ones (m is used as a weight either way).
+    const pinned = body.pins.kinematicCount > 0;
     let mass = 0;
     let cx = 0;
     let cy = 0;
@@ -671,7 +704,7 @@ function dampDeformation(body: SoftBody, context: SubstepContext): void {
     let vy = 0;
     let vz = 0;
     for (let p = 0; p < n; p++) {
-        if (w[p] === 0) {
+        if ((w[p] === 0) !== pinned) {
             continue;
         }
         const mp = m[p];
@@ -703,7 +736,7 @@ function dampDeformation(body: SoftBody, context: SubstepContext): void {
     let ixz = 0;
     let iyz = 0;
     for (let p = 0; p < n; p++) {
-        if (w[p] === 0) {
+        if ((w[p] === 0) !== pinned) {
             continue;
         }
         const mp = m[p];
@@ -723,7 +756,7 @@ function dampDeformation(body: SoftBody, context: SubstepContext): void {
         ixz -= mp * rx * rz;
         iyz -= mp * ry * rz;
     }
-    // ω = I⁻¹ L by cofactors; a degenerate inertia (all particles on a line) damps towards v_cm only.
+    // ω = I⁻¹ L by cofactors; a degenerate inertia (particles on a line, or a single pin) gives no rotation.
     const c00 = iyy * izz - iyz * iyz;
     const c01 = ixz * iyz - ixy * izz;
     const c02 = ixy * iyz - ixz * iyy;

@@ -1,0 +1,119 @@
+import { SoftBodyEventType } from "../../src/core/eventQueue";
+import { XpbdWorld } from "../../src/core/xpbdWorld";
+import { clothBody } from "../support/coreScenes";
+
+describe("weighted pins", () => {
+    test("a weight-1 pin follows a moving target exactly, interpolated across substeps", () => {
+        const world = new XpbdWorld();
+        const { body, columns } = clothBody(6, { allowSleep: false });
+        body.setPinWeight(0, 1);
+        body.setPinWeight(columns - 1, 1);
+        world.addBody(body);
+        const start = [body.positions[0], body.positions[1], body.positions[2]];
+        for (let s = 1; s <= 60; s++) {
+            // The target moves on a circle; each step says where it is at the end of that step.
+            const angle = (s / 60) * Math.PI;
+            body.setPinTarget(0, start[0] + 0.3 * Math.sin(angle), start[1] + 0.3 * (1 - Math.cos(angle)), start[2]);
+            world.step(1 / 60);
+            expect(Math.abs(body.positions[0] - (start[0] + 0.3 * Math.sin(angle)))).toBeLessThan(1e-12);
+            expect(Math.abs(body.positions[1] - (start[1] + 0.3 * (1 - Math.cos(angle))))).toBeLessThan(1e-12);
+        }
+        // Its velocity is the target's (finite difference over the last substep), so the cloth is dragged along.
+        expect(Number.isFinite(body.velocities[0])).toBe(true);
+        expect(Math.abs(body.velocities[1])).toBeGreaterThan(0);
+    });
+
+    test("a soft pin (weight 0.5) holds the particle near its target, looser than weight 0.95, and weight 0 frees it", () => {
+        const gap = (weight: number): number => {
+            const world = new XpbdWorld();
+            const { body } = clothBody(4, { allowSleep: false, tethers: false });
+            for (let p = 0; p < 5; p++) {
+                body.setPinWeight(p, weight);
+            }
+            world.addBody(body);
+            const target = body.positions[1];
+            for (let s = 0; s < 120; s++) {
+                world.step(1 / 60);
+            }
+            return target - body.positions[1];
+        };
+        const soft = gap(0.5);
+        const firm = gap(0.95);
+        const free = gap(0);
+        expect(soft).toBeGreaterThan(0);
+        expect(soft).toBeLessThan(0.5);
+        expect(firm).toBeLessThan(soft);
+        // Unpinned, the cloth falls freely: ½·g·t² ≈ 19.6 m in 2 s.
+        expect(free).toBeGreaterThan(15);
+    });
+});
+
+describe("long-range attachments", () => {
+    test("no particle ends farther from its nearest pin than its rest distance (tethers on), unlike tethers off", () => {
+        const farthest = (tethers: boolean): number => {
+            const world = new XpbdWorld({ substeps: 4 });
+            const { body, columns } = clothBody(24, { allowSleep: false, tethers, mass: 2 });
+            body.setPinWeight(0, 1);
+            body.setPinWeight(columns - 1, 1);
+            world.addBody(body);
+            for (let s = 0; s < 60; s++) {
+                world.step(1 / 60);
+            }
+            let worst = 0;
+            for (let k = 0; k < body.tethers.count; k++) {
+                const p = body.tethers.particles[k] * 3;
+                const a = body.tethers.anchors[k] * 3;
+                const d = Math.hypot(body.positions[p] - body.positions[a], body.positions[p + 1] - body.positions[a + 1], body.positions[p + 2] - body.positions[a + 2]);
+                worst = Math.max(worst, d / body.tethers.lengths[k]);
+            }
+            return worst;
+        };
+        expect(farthest(true)).toBeLessThan(1 + 1e-9);
+        expect(farthest(false)).toBeGreaterThan(1.01);
+    });
+});
+
+describe("sleep and wake", () => {
+    test("a resting body falls asleep, stops costing, and wakes on an impulse; events arrive after the step", () => {
+        const world = new XpbdWorld();
+        const { body, columns } = clothBody(6, { sleepTime: 0.5 });
+        body.setPinWeight(0, 1);
+        body.setPinWeight(columns - 1, 1);
+        world.addBody(body);
+        let sleptAt = -1;
+        for (let s = 0; s < 1200 && sleptAt < 0; s++) {
+            world.step(1 / 60);
+            for (let e = 0; e < world.events.count; e++) {
+                if (world.events.types[e] === SoftBodyEventType.Sleep && world.events.bodies[e] === body.id) {
+                    sleptAt = s;
+                }
+            }
+        }
+        expect(sleptAt).toBeGreaterThan(0);
+        expect(body.sleeping).toBe(true);
+        expect(world.stats.sleepingBodies).toBe(1);
+        const frozen = new Float64Array(body.positions);
+        world.step(1 / 60);
+        expect(Array.from(body.positions)).toEqual(Array.from(frozen));
+        body.applyImpulse(0, 0, 0.05, body.positions[3 * 20], body.positions[3 * 20 + 1], body.positions[3 * 20 + 2], 0.3);
+        world.step(1 / 60);
+        expect(body.sleeping).toBe(false);
+        expect(world.events.types[0]).toBe(SoftBodyEventType.Wake);
+        expect(Array.from(body.positions)).not.toEqual(Array.from(frozen));
+    });
+
+    test("a change of wind wakes a sleeping cloth", () => {
+        const world = new XpbdWorld();
+        const { body, columns } = clothBody(6, { sleepTime: 0.2 });
+        body.setPinWeight(0, 1);
+        body.setPinWeight(columns - 1, 1);
+        world.addBody(body);
+        for (let s = 0; s < 1200 && !body.sleeping; s++) {
+            world.step(1 / 60);
+        }
+        expect(body.sleeping).toBe(true);
+        world.wind.set([0, 0, 5]);
+        world.step(1 / 60);
+        expect(body.sleeping).toBe(false);
+    });
+});
