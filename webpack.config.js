@@ -1,7 +1,10 @@
 // Two builds, chosen by `--env`:
 //   webpack                      the playground (playground/index.ts → dist-playground/); `webpack serve` too
 //   webpack --env outDir=DIR     the playground into DIR (the browser tests build it into test-results/)
-//   webpack --env umd            the UMD library bundle dist/babylon-xpbd.umd.js (global BABYLONXPBD)
+//   webpack --env fast           no minification and no source maps: the browser tests' build (minifying the
+//                                Inspector chunk, several MB of React / Fluent UI / Inspector, takes minutes)
+//   webpack --env umd            the UMD library bundle dist/babylon-xpbd.umd.js (global BABYLONXPBD); with
+//                                --env outDir=DIR into DIR instead (the browser tests build it into test-results/)
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import HtmlWebpackPlugin from "html-webpack-plugin";
@@ -10,14 +13,15 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 
 /** ts-loader without type-checking: `npm run typecheck` / `tsc -p tsconfig.build.json` do that, much faster. */
 const tsRule = (configFile) => ({
-    test: /\.ts$/,
+    test: /\.tsx?$/,
     exclude: /node_modules/,
     loader: "ts-loader",
     options: { transpileOnly: true, configFile: path.join(root, configFile) },
 });
 
-// Sources import siblings as "./x.js" (valid Node ESM in dist/); webpack maps those back to the .ts files.
-const resolve = { extensions: [".ts", ".js"], extensionAlias: { ".js": [".ts", ".js"] } };
+// Sources import siblings as "./x.js" (valid Node ESM in dist/); webpack maps those back to the .ts / .tsx files
+// (the Inspector panes are React components in .tsx).
+const resolve = { extensions: [".ts", ".tsx", ".js"], extensionAlias: { ".js": [".ts", ".tsx", ".js"] } };
 
 /**
  * The playground. Babylon is imported by deep paths everywhere, which keeps the bundle near 1 MB; Havok's wasm
@@ -30,7 +34,8 @@ function playground(env, argv) {
         context: root,
         mode,
         entry: path.join(root, "playground/index.ts"),
-        devtool: mode === "development" ? "eval-cheap-module-source-map" : "source-map",
+        devtool: env.fast ? false : mode === "development" ? "eval-cheap-module-source-map" : "source-map",
+        optimization: env.fast ? { minimize: false } : {},
         output: {
             path: path.resolve(root, env.outDir ?? "dist-playground"),
             filename: "[name].[contenthash:8].js",
@@ -74,7 +79,7 @@ function umd(env, argv) {
         entry: path.join(root, "src/index.ts"),
         devtool: "source-map",
         output: {
-            path: path.join(root, "dist"),
+            path: path.resolve(root, env.outDir ?? "dist"),
             filename: "babylon-xpbd.umd.js",
             library: { name: "BABYLONXPBD", type: "umd" },
             // Works as a <script> in a page or a worker, and under require().

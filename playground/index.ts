@@ -6,7 +6,13 @@ import "@babylonjs/core/Physics/v2/physicsEngineComponent";
 import { Scene } from "@babylonjs/core/scene";
 import HavokPhysics from "@babylonjs/havok";
 import type { Demo, DemoHandle } from "./demos/demo";
+import { cape } from "./demos/cape";
+import { flag } from "./demos/flag";
 import { hangingCloth } from "./demos/hangingCloth";
+import { inspectorShowcase } from "./demos/inspectorShowcase";
+import { jelly } from "./demos/jelly";
+import { stress } from "./demos/stress";
+import { twoWay } from "./demos/twoWay";
 
 /** The page's state, exposed as `window.__playground` for the browser tests and the devtools console. */
 export interface Playground {
@@ -27,7 +33,7 @@ declare global {
     }
 }
 
-const demos: readonly Demo[] = [hangingCloth];
+const demos: readonly Demo[] = [hangingCloth, flag, cape, jelly, twoWay, stress, inspectorShowcase];
 const defaultDemo = hangingCloth;
 
 // Deep imports fail silently when a side-effect import is missing; make that loud (the e2e tests flag it).
@@ -37,6 +43,8 @@ SetMissingSideEffectWarningsEnabled(true);
 const canvas = document.getElementById("render-canvas") as HTMLCanvasElement;
 const picker = document.getElementById("demo-picker") as HTMLSelectElement;
 const figuresPanel = document.getElementById("figures") as HTMLElement;
+const controlsPanel = document.getElementById("demo-controls") as HTMLElement;
+const inspectorButton = document.getElementById("inspector-button") as HTMLButtonElement;
 
 // preserveDrawingBuffer lets tests read the canvas back after the frame is presented.
 const engine = new Engine(canvas, true, { preserveDrawingBuffer: true });
@@ -62,6 +70,8 @@ async function load(demo: Demo): Promise<void> {
     playground.demo = undefined;
     previousDemo?.handle.dispose();
     previous?.dispose();
+    controlsPanel.replaceChildren();
+    figuresPanel.replaceChildren();
 
     const scene = new Scene(engine);
     const handle = await demo.create(scene, await havokReady);
@@ -93,6 +103,22 @@ function showFigures(): void {
         }),
     );
 }
+
+/**
+ * Opens the Babylon Inspector with the XPBD panes on the current scene. The inspector entry (React, Fluent UI and
+ * the Inspector itself: several MB) is a separate chunk, fetched the first time the button is pressed.
+ */
+async function openInspector(): Promise<void> {
+    await playground.ready;
+    const scene = playground.scene;
+    if (!scene) return;
+    const { showXpbdInspector } = await import("../src/inspector/index.js");
+    showXpbdInspector(scene);
+}
+
+inspectorButton.addEventListener("click", () => {
+    openInspector().catch((error: unknown) => console.error("The Inspector failed to open:", error));
+});
 
 picker.replaceChildren(...demos.map(({ id, title }) => new Option(title, id)));
 picker.addEventListener("change", () => {

@@ -1,5 +1,6 @@
 import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
+import type { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 
 /** A running demo, as the playground page and the browser tests see it. */
 export interface DemoHandle {
@@ -7,6 +8,8 @@ export interface DemoHandle {
     figures(): Record<string, number | string>;
     /** Releases what disposing the scene does not: DOM elements, timers, listeners outside the scene. */
     dispose(): void;
+    /** The demo's XPBD plugin (its impostors, stats and world), for the Inspector, the tests and the console. */
+    readonly xpbd: XpbdPlugin;
 }
 
 /** One entry of the playground's demo picker, selected by `#id` in the URL. */

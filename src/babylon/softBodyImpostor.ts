@@ -3,7 +3,7 @@
  * tet); the render mesh follows the tets through barycentric weights.
  */
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
-import { SoftBody } from "../core/index.js";
+import { DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT, SoftBody } from "../core/index.js";
 import { applyTetBinding, bindToTets, tetEdges, tetrahedralize, type TetBinding } from "../build/index.js";
 import { readMeshData } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
@@ -21,8 +21,18 @@ export interface SoftBodyImpostorOptions extends SoftImpostorOptions {
     resolution?: number;
 }
 
-/** Defaults of the soft-body-only options. */
-export const SOFT_BODY_IMPOSTOR_DEFAULTS = { volumeStiffness: 1, resolution: 6 } as const;
+/**
+ * Defaults of the soft-body-only options, and the soft body's own aerodynamic defaults: half the cloth's drag (0.6)
+ * and lift (0.5). The core's aerodynamic model is made for thin sheets, which the air meets on both sides, and it
+ * pushes every surface triangle whatever its orientation; on a closed surface the leeward faces are pushed as
+ * well as the windward ones, so with the sheet's coefficients a soft body would feel about twice a solid's drag.
+ */
+export const SOFT_BODY_IMPOSTOR_DEFAULTS = {
+    volumeStiffness: 1,
+    resolution: 6,
+    dragCoefficient: DEFAULT_DRAG_COEFFICIENT / 2,
+    liftCoefficient: DEFAULT_LIFT_COEFFICIENT / 2,
+} as const;
 
 /**
  * Simulates a closed mesh as a soft body. The mesh is read in world space once (its transform is honoured) and

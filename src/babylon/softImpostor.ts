@@ -8,7 +8,14 @@ import { Observable, type Observer } from "@babylonjs/core/Misc/observable";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import type { Node } from "@babylonjs/core/node";
-import { complianceFromStiffness, SoftBodyEventType, type SoftBody, type SoftBodyOptions } from "../core/index.js";
+import {
+    complianceFromStiffness,
+    DEFAULT_DRAG_COEFFICIENT,
+    DEFAULT_LIFT_COEFFICIENT,
+    SoftBodyEventType,
+    type SoftBody,
+    type SoftBodyOptions,
+} from "../core/index.js";
 import type { RenderMeshSync } from "./renderMeshSync.js";
 import { PinDriver, type PinTarget } from "./pinTargets.js";
 import type { XpbdPlugin } from "./xpbdPlugin.js";
@@ -41,6 +48,15 @@ export interface SoftImpostorOptions {
     membership?: number;
     /** Collision groups the body collides with, matched against Havok shapes' `filterMembershipMask`. Default 0xffffffff. */
     collideWith?: number;
+    /**
+     * Aerodynamic drag coefficient C_D (≥ 0) of each surface triangle against the plugin's wind (and still air).
+     * Default 1.2 for cloth (a flat plate broadside to the flow); 0.6 for soft bodies, see {@link SOFT_BODY_IMPOSTOR_DEFAULTS}.
+     */
+    dragCoefficient?: number;
+    /** Aerodynamic lift coefficient C_L (≥ 0) of each surface triangle. Default 1 for cloth; 0.5 for soft bodies. */
+    liftCoefficient?: number;
+    /** How much of the plugin's wind this body feels (≥ 0; 0 turns its aerodynamics off, still-air drag included). Default 1. */
+    windScale?: number;
 }
 
 /** Every option value of an impostor, as returned by {@link SoftImpostor.getOptions}. */
@@ -77,6 +93,9 @@ export const SOFT_IMPOSTOR_DEFAULTS: Readonly<Required<SoftImpostorOptions>> = {
     sleepTime: 0.5,
     membership: 0xffffffff,
     collideWith: 0xffffffff,
+    dragCoefficient: DEFAULT_DRAG_COEFFICIENT,
+    liftCoefficient: DEFAULT_LIFT_COEFFICIENT,
+    windScale: 1,
 };
 
 /** Stiffness values of the four constraint kinds (those a kind does not use are kept but act on nothing). */
@@ -98,7 +117,7 @@ export function coreOptions(caller: string, o: Required<SoftImpostorOptions>, st
     for (const [name, value] of Object.entries(stiffness)) {
         checkStiffness(caller, `${name}Stiffness`, value);
     }
-    for (const name of ["damping", "friction", "thickness", "sleepVelocity", "sleepTime"] as const) {
+    for (const name of ["damping", "friction", "thickness", "sleepVelocity", "sleepTime", "dragCoefficient", "liftCoefficient", "windScale"] as const) {
         checkNonNegative(caller, name, o[name]);
     }
     return {
@@ -115,6 +134,9 @@ export function coreOptions(caller: string, o: Required<SoftImpostorOptions>, st
         sleepTime: o.sleepTime,
         membership: o.membership >>> 0,
         collideWith: o.collideWith >>> 0,
+        dragCoefficient: o.dragCoefficient,
+        liftCoefficient: o.liftCoefficient,
+        windScale: o.windScale,
     };
 }
 
@@ -313,6 +335,36 @@ export abstract class SoftImpostor {
         this.body.wake();
     }
 
+    /** Aerodynamic drag coefficient C_D (≥ 0; see {@link SoftImpostorOptions.dragCoefficient}). */
+    public get dragCoefficient(): number {
+        return this.body.dragCoefficient;
+    }
+    public set dragCoefficient(value: number) {
+        checkNonNegative(this._caller, "dragCoefficient", value);
+        this.body.dragCoefficient = value;
+        this.body.wake();
+    }
+
+    /** Aerodynamic lift coefficient C_L (≥ 0; see {@link SoftImpostorOptions.liftCoefficient}). */
+    public get liftCoefficient(): number {
+        return this.body.liftCoefficient;
+    }
+    public set liftCoefficient(value: number) {
+        checkNonNegative(this._caller, "liftCoefficient", value);
+        this.body.liftCoefficient = value;
+        this.body.wake();
+    }
+
+    /** Scale of the plugin's wind on this body (≥ 0; 0 turns its aerodynamics off). */
+    public get windScale(): number {
+        return this.body.windScale;
+    }
+    public set windScale(value: number) {
+        checkNonNegative(this._caller, "windScale", value);
+        this.body.windScale = value;
+        this.body.wake();
+    }
+
     /** Whether the body is asleep. */
     public get sleeping(): boolean {
         return this.body.sleeping;
@@ -331,6 +383,9 @@ export abstract class SoftImpostor {
             sleepTime: this.body.sleepTime,
             membership: this.body.membership >>> 0,
             collideWith: this.body.collideWith >>> 0,
+            dragCoefficient: this.body.dragCoefficient,
+            liftCoefficient: this.body.liftCoefficient,
+            windScale: this.body.windScale,
             ...this._kindOptions(),
         };
     }

@@ -22,7 +22,8 @@ export interface SoftBodyOptions {
     volumeCompliance?: number;
     /**
      * Damping of deformation: the rate (1/s) at which each particle's velocity relative to the body's rigid motion
-     * (`v_cm + ω × r`) decays. Rigid motion is never damped. Default 1.
+     * (`v_cm + ω × r`) decays. For a free body that motion is its best rigid fit and is never damped (a thrown body
+     * keeps flying); for a body hanging from weight-1 pins it is the pins' motion. Default 1.
      */
     damping?: number;
     /** Static friction coefficient against colliders (combined with the collider's by geometric mean). Default 0.6. */

@@ -1,0 +1,81 @@
+import { Color3 } from "@babylonjs/core/Maths/math.color";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
+import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
+import { PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
+import { PhysicsAggregate } from "@babylonjs/core/Physics/v2/physicsAggregate";
+import type { Scene } from "@babylonjs/core/scene";
+import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
+import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
+import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
+import type { Demo, DemoHandle } from "./demo";
+import { colour, ControlPanel, createStage, solverFigures } from "./stage";
+
+const SLOPE_ANGLE = (28 * Math.PI) / 180;
+
+/**
+ * A jelly cube: a box mesh tetrahedralised at runtime (resolution 5), with volume constraints, dropped onto a
+ * static slope; it slides down into a static sphere and settles. "Drop again" rebuilds it with the sliders' values.
+ */
+export const jelly: Demo = {
+    id: "jelly",
+    title: "Jelly",
+
+    async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
+        const { shadows } = createStage(scene, havok, { target: new Vector3(0, 0.9, 0), radius: 6.5, alpha: -Math.PI / 2 - 0.35, beta: 1.2 });
+
+        const slope = CreateBox("slope", { width: 3.2, height: 0.2, depth: 1.8 }, scene);
+        slope.position.set(-0.7, 0.72, 0);
+        slope.rotation.z = -SLOPE_ANGLE;
+        slope.material = colour(scene, "slopeMaterial", new Color3(0.55, 0.5, 0.45));
+        slope.receiveShadows = true;
+        shadows.addShadowCaster(slope);
+        new PhysicsAggregate(slope, PhysicsShapeType.BOX, { mass: 0, friction: 0.4 }, scene);
+
+        const sphere = CreateSphere("sphere", { diameter: 0.9, segments: 24 }, scene);
+        sphere.position.set(1.55, 0.45, 0.15);
+        sphere.material = colour(scene, "sphereMaterial", new Color3(0.85, 0.55, 0.2));
+        sphere.receiveShadows = true;
+        shadows.addShadowCaster(sphere);
+        new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0, friction: 0.5 }, scene);
+
+        const xpbd = new XpbdPlugin(scene, { substeps: 10, iterations: 2 });
+        const jellyMaterial = colour(scene, "jellyMaterial", new Color3(0.35, 0.85, 0.4));
+        jellyMaterial.alpha = 0.9;
+        const params = { volumeStiffness: 1, stretchStiffness: 0.75, damping: 2, resolution: 5 };
+        let impostor: SoftBodyImpostor | undefined;
+
+        const drop = () => {
+            impostor?.mesh.dispose(); // disposes the impostor too
+            const cube = CreateBox("jelly", { size: 0.7 }, scene);
+            cube.position.set(-1.35, 2.9, 0);
+            cube.rotation.set(0.3, 0.2, 0.4);
+            cube.material = jellyMaterial;
+            cube.receiveShadows = true;
+            shadows.addShadowCaster(cube);
+            impostor = new SoftBodyImpostor(cube, { mass: 2, friction: 0.4, ...params }, xpbd);
+        };
+        drop();
+
+        const panel = new ControlPanel();
+        panel.slider("volume", 0, 1, 0.01, params.volumeStiffness, (v) => impostor && (impostor.volumeStiffness = params.volumeStiffness = v));
+        panel.slider("stretch", 0, 1, 0.01, params.stretchStiffness, (v) => impostor && (impostor.stretchStiffness = params.stretchStiffness = v));
+        panel.slider("damping", 0, 10, 0.1, params.damping, (v) => impostor && (impostor.damping = params.damping = v));
+        panel.select("resolution", ["3", "4", "5", "6"], String(params.resolution), (v) => {
+            params.resolution = Number(v);
+            drop();
+        });
+        panel.button("Drop again", drop);
+
+        await scene.whenReadyAsync();
+        return {
+            xpbd,
+            figures: () => ({
+                ...solverFigures(xpbd),
+                tets: xpbd.stats.volumeConstraints,
+                "volume ratio": xpbd.stats.volumeRatio.toFixed(3),
+            }),
+            dispose() {},
+        };
+    },
+};

@@ -1,0 +1,126 @@
+import { Color3 } from "@babylonjs/core/Maths/math.color";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
+import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
+import { PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
+import { PhysicsAggregate } from "@babylonjs/core/Physics/v2/physicsAggregate";
+import type { Scene } from "@babylonjs/core/scene";
+import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
+import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
+import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
+import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
+import type { Demo, DemoHandle } from "./demo";
+import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage";
+
+/** Quality tiers: substeps per Havok step (iterations stay at 2). */
+const TIERS = { "low (4)": 4, "medium (10)": 10, "high (20)": 20 } as const;
+type Tier = keyof typeof TIERS;
+const BOXES_PER_STATION = 6;
+const FRAME_WINDOW = 30;
+
+/**
+ * Many of everything: six stations, each a static sphere with a free cloth falling on it and a soft cube, while
+ * dynamic Havok boxes rain on all of them. The quality tier sets the substeps, and the figures show what each costs
+ * (frame time, and the XPBD step's own milliseconds).
+ */
+export const stress: Demo = {
+    id: "stress",
+    title: "Stress test",
+
+    async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
+        const { shadows } = createStage(scene, havok, { target: new Vector3(0, 0.6, 0), radius: 11, alpha: -Math.PI / 2 - 0.3, beta: 1.05 });
+        let tier: Tier = "medium (10)";
+        const xpbd = new XpbdPlugin(scene, { substeps: TIERS[tier], iterations: 2 });
+
+        const sphereMaterial = colour(scene, "sphereMaterial", new Color3(0.85, 0.55, 0.2));
+        const clothMaterials = [new Color3(0.3, 0.55, 0.9), new Color3(0.85, 0.25, 0.3), new Color3(0.95, 0.8, 0.3)].map((c, i) =>
+            colour(scene, `clothMaterial${i}`, c, true),
+        );
+        const jellyMaterial = colour(scene, "jellyMaterial", new Color3(0.35, 0.85, 0.4));
+        const boxMaterial = colour(scene, "boxMaterial", new Color3(0.55, 0.6, 0.7));
+
+        const boxes: PhysicsAggregate[] = [];
+        const boxHome: Vector3[] = [];
+        let station = 0;
+        for (const z of [-1.6, 1.6]) {
+            for (const x of [-3.2, 0, 3.2]) {
+                const sphere = CreateSphere(`sphere${station}`, { diameter: 0.9, segments: 16 }, scene);
+                sphere.position.set(x, 0.45, z);
+                sphere.material = sphereMaterial;
+                sphere.receiveShadows = true;
+                new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0 }, scene);
+
+                const { mesh } = clothMesh(scene, `cloth${station}`, { width: 1.3, height: 1.3, segmentsX: 12, segmentsY: 12, plane: "xz", origin: [x, 1.4, z] });
+                mesh.material = clothMaterials[station % clothMaterials.length];
+                mesh.receiveShadows = true;
+                shadows.addShadowCaster(mesh);
+                new ClothImpostor(mesh, { mass: 0.3, bendStiffness: 0.2, friction: 0.6 }, xpbd);
+
+                const cube = CreateBox(`jelly${station}`, { size: 0.45 }, scene);
+                cube.position.set(x + 0.85, 2.2, z - 0.3);
+                cube.rotation.set(0.4, 0.3 * station, 0.2);
+                cube.material = jellyMaterial;
+                shadows.addShadowCaster(cube);
+                new SoftBodyImpostor(cube, { mass: 1, stretchStiffness: 0.8, resolution: 3, damping: 2 }, xpbd);
+
+                for (let b = 0; b < BOXES_PER_STATION; b++) {
+                    const angle = b * 2.39996 + station;
+                    const home = new Vector3(x + 0.5 * Math.cos(angle), 3 + 0.5 * b, z + 0.5 * Math.sin(angle));
+                    const box = CreateBox(`box${station}_${b}`, { size: 0.25 }, scene);
+                    box.position.copyFrom(home);
+                    box.rotationQuaternion = Quaternion.RotationYawPitchRoll(angle, 0.5 * b, 0.3);
+                    box.material = boxMaterial;
+                    shadows.addShadowCaster(box);
+                    boxes.push(new PhysicsAggregate(box, PhysicsShapeType.BOX, { mass: 0.3, friction: 0.6 }, scene));
+                    boxHome.push(home);
+                }
+                station++;
+            }
+        }
+
+        const frameTimes = new Float64Array(FRAME_WINDOW);
+        const stepTimes = new Float64Array(FRAME_WINDOW);
+        let frame = 0;
+        const timing = scene.onAfterRenderObservable.add(() => {
+            frameTimes[frame % FRAME_WINDOW] = scene.getEngine().getDeltaTime();
+            stepTimes[frame % FRAME_WINDOW] = xpbd.stats.stepMs;
+            frame++;
+        });
+        const mean = (a: Float64Array) => a.reduce((s, v) => s + v, 0) / Math.max(1, Math.min(frame, FRAME_WINDOW));
+
+        const panel = new ControlPanel();
+        panel.select("quality", Object.keys(TIERS), tier, (value) => {
+            tier = value as Tier;
+            xpbd.substeps = TIERS[tier];
+            frame = 0;
+            frameTimes.fill(0);
+            stepTimes.fill(0);
+        });
+        panel.button("Rain again", () => {
+            boxes.forEach((aggregate, i) => {
+                const { body, transformNode } = aggregate;
+                transformNode.position.copyFrom(boxHome[i]);
+                body.disablePreStep = false; // teleport: Havok takes the node's pose at the next step
+                body.setLinearVelocity(Vector3.Zero());
+                body.setAngularVelocity(Vector3.Zero());
+                scene.onAfterPhysicsObservable.addOnce(() => (body.disablePreStep = true));
+            });
+        });
+
+        await scene.whenReadyAsync();
+        return {
+            xpbd,
+            figures: () => ({
+                tier,
+                "frame ms (avg 30)": mean(frameTimes).toFixed(1),
+                "xpbd ms / step (avg 30)": mean(stepTimes).toFixed(2),
+                "soft bodies": xpbd.impostors.length,
+                "rigid bodies": boxes.length + 6,
+                ...solverFigures(xpbd),
+            }),
+            dispose() {
+                scene.onAfterRenderObservable.remove(timing);
+            },
+        };
+    },
+};

@@ -1,0 +1,105 @@
+/**
+ * Live parameters of one impostor (stiffnesses, damping, friction, thickness, mass, sleep thresholds), bound to
+ * the impostor's properties: a change is applied to the solver at once and takes effect at the next step.
+ * Buttons copy the whole table as code or JSON.
+ */
+import { BoundProperty, ButtonLine, SwitchPropertyLine, SyncedSliderPropertyLine } from "@babylonjs/inspector";
+import type { ReactElement } from "react";
+import type { SoftImpostor } from "../babylon/softImpostor.js";
+import { useCopyWithFallback } from "./copyFallback.js";
+import { parametersAsCode, parametersAsJson } from "./parameterSnippet.js";
+
+/** The parameter lines of `impostor`. */
+export function ParametersPanel({ impostor }: { impostor: SoftImpostor }): ReactElement {
+    const { copy, element } = useCopyWithFallback("XpbdParameters");
+    const cloth = impostor.kind === "cloth";
+    const stiffness = { component: SyncedSliderPropertyLine, target: impostor, min: 0, max: 1, step: 0.01 } as const;
+    return (
+        <>
+            <BoundProperty
+                {...stiffness}
+                label="Stretch"
+                propertyKey="stretchStiffness"
+                description="Stretch stiffness in [0, 1]: 1 is inextensible; each 1/6 below is ten times more compliance."
+            />
+            {cloth && <BoundProperty {...stiffness} label="Shear" propertyKey="shearStiffness" description="Shear stiffness in [0, 1] (the diagonals across each pair of triangles)." />}
+            {cloth && <BoundProperty {...stiffness} label="Bend" propertyKey="bendStiffness" description="Bend stiffness in [0, 1] (dihedral angles)." />}
+            {!cloth && <BoundProperty {...stiffness} label="Volume" propertyKey="volumeStiffness" description="Volume stiffness in [0, 1]: resistance to volume change of every tetrahedron." />}
+            <BoundProperty
+                component={SyncedSliderPropertyLine}
+                target={impostor}
+                propertyKey="damping"
+                label="Damping"
+                unit="1/s"
+                min={0}
+                max={10}
+                step={0.1}
+                unboundedInput
+                description="Decay rate of deformation (motion relative to the body's rigid motion); rigid motion is never damped."
+            />
+            <BoundProperty
+                component={SyncedSliderPropertyLine}
+                target={impostor}
+                propertyKey="friction"
+                label="Friction"
+                min={0}
+                max={2}
+                step={0.01}
+                unboundedInput
+                description="Coulomb coefficient against colliders, combined with the Havok material's by geometric mean."
+            />
+            <BoundProperty
+                component={SyncedSliderPropertyLine}
+                target={impostor}
+                propertyKey="thickness"
+                label="Thickness"
+                unit="m"
+                min={0}
+                max={0.05}
+                step={0.001}
+                unboundedInput
+                description="Particles stay this far from collider surfaces."
+            />
+            <BoundProperty
+                component={SyncedSliderPropertyLine}
+                target={impostor}
+                propertyKey="mass"
+                label="Mass"
+                unit="kg"
+                min={0.01}
+                max={10}
+                step={0.01}
+                unboundedInput
+                description="Total mass; changing it rescales every particle."
+            />
+            <BoundProperty component={SwitchPropertyLine} target={impostor} propertyKey="allowSleep" label="Allow sleep" />
+            <BoundProperty
+                component={SyncedSliderPropertyLine}
+                target={impostor}
+                propertyKey="sleepVelocity"
+                label="Sleep velocity"
+                unit="m/s"
+                min={0}
+                max={0.2}
+                step={0.001}
+                unboundedInput
+                description="The body sleeps when every particle stays slower than this for the sleep time."
+            />
+            <BoundProperty
+                component={SyncedSliderPropertyLine}
+                target={impostor}
+                propertyKey="sleepTime"
+                label="Sleep time"
+                unit="s"
+                min={0}
+                max={3}
+                step={0.05}
+                unboundedInput
+                description="Seconds below the sleep velocity before the body sleeps."
+            />
+            <ButtonLine label="Copy parameters as code" onClick={() => copy(parametersAsCode(impostor), "code")} />
+            <ButtonLine label="Copy parameters as JSON" onClick={() => copy(parametersAsJson(impostor), "JSON")} />
+            {element}
+        </>
+    );
+}

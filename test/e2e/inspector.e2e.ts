@@ -1,0 +1,253 @@
+/**
+ * The Inspector's soft-body panes in real Chromium, on the playground's #inspector demo (a square of cloth held
+ * horizontally by its four corners, a jelly cube on the ground): the "Inspector" button lazily loads `src/inspector` and calls
+ * `showXpbdInspector(scene)`. The tests drive the panes with the mouse and read the solver back through
+ * `page.evaluate`. They run in order on one page (each step builds on the previous one).
+ */
+import type { Locator, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
+import type { ClothImpostor } from "../../src/babylon/clothImpostor";
+import type { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
+import { complianceFromStiffness } from "../../src/core/stiffness";
+import { launchBrowser, openDemo, saveScreenshot, waitForFrames, type DemoPage } from "./support/browser";
+
+declare global {
+    interface Window {
+        /** Set by {@link stubClipboard}: what the page copied. */
+        __copied?: string[];
+    }
+}
+
+const PANE = "[data-xpbd-pane]";
+
+/** The property line (label + control) whose label is exactly `label`, inside `root`. */
+function propertyLine(root: Locator, label: string, control: string): Locator {
+    return root.locator(`xpath=.//span[normalize-space(text())="${label}"]/ancestor::div[.//${control}][1]`);
+}
+
+/** Runs `fn(cloth, plugin, arg)` in the page, on the demo's cloth. */
+function onCloth<T, A = undefined>(page: Page, fn: (cloth: ClothImpostor, xpbd: XpbdPlugin, arg: A) => T, arg?: A): Promise<T> {
+    return page.evaluate(
+        ([source, a]) => {
+            const xpbd = (window.__playground.demo?.handle as { xpbd: XpbdPlugin }).xpbd;
+            const cloth = xpbd.impostors.find((i) => i.kind === "cloth") as ClothImpostor;
+            return (0, eval)(`(${source})`)(cloth, xpbd, a) as T;
+        },
+        [fn.toString(), arg] as const,
+    );
+}
+
+/** Replaces `navigator.clipboard.writeText`: records the text, or rejects (to exercise the fallback). */
+async function stubClipboard(page: Page, mode: "record" | "reject"): Promise<void> {
+    await page.evaluate((m) => {
+        window.__copied = [];
+        const writeText = (text: string) => {
+            if (m === "reject") return Promise.reject(new Error("denied"));
+            window.__copied!.push(text);
+            return Promise.resolve();
+        };
+        Object.defineProperty(navigator, "clipboard", { configurable: true, value: { writeText } });
+    }, mode);
+}
+
+describe("Inspector soft-body panes (#inspector)", () => {
+    let browser: Browser;
+    let demo: DemoPage;
+    let page: Page;
+    let pane: Locator;
+    const timings: Record<string, number> = {};
+
+    beforeAll(async () => {
+        browser = await launchBrowser();
+        demo = await openDemo(browser, "inspector");
+        page = demo.page;
+        pane = page.locator(PANE);
+        const started = Date.now();
+        await page.click("#inspector-button");
+        await pane.waitFor({ timeout: 110_000 });
+        timings["inspector open (lazy chunk + first render) ms"] = Date.now() - started;
+    }, 180_000);
+
+    afterAll(async () => {
+        console.log("inspector e2e timings", timings);
+        await browser?.close();
+    });
+
+    test("the Soft bodies pane appears with the scene's impostors; the Scene Explorer has a Soft bodies section", async () => {
+        await pane.getByRole("button", { name: "trampoline (cloth)" }).waitFor();
+        await pane.getByRole("button", { name: "jelly (soft body)" }).waitFor();
+        await page.locator('[data-fui-tree-item-value$="/Soft bodies"]').waitFor();
+    });
+
+    test("selecting the cloth shows its panels", async () => {
+        await pane.getByRole("button", { name: "trampoline (cloth)" }).click();
+        for (const title of ["Soft body parameters", "Pin weights", "Residual heatmap"]) {
+            await pane.getByRole("button", { name: title, exact: true }).waitFor();
+        }
+        await propertyLine(pane, "Stretch", "input[@type='range']").waitFor();
+        const selected = await page.evaluate(() => (globalThis as { debugNode?: { name?: string } }).debugNode?.name);
+        expect(selected).toBe("trampoline");
+        await saveScreenshot(page, "inspector-pane");
+    });
+
+    test("dragging the stretch slider changes the solver's compliance", async () => {
+        const before = await onCloth(page, (cloth) => ({ stiffness: cloth.stretchStiffness, compliance: cloth.body.stretch.compliance }));
+        expect(before.stiffness).toBe(0.95);
+        expect(before.compliance).toBeCloseTo(complianceFromStiffness(0.95, "distance"), 12);
+        const slider = propertyLine(pane, "Stretch", "input[@type='range']").locator("input[type=range]");
+        const box = (await slider.boundingBox())!;
+        await page.mouse.move(box.x + box.width - 4, box.y + box.height / 2);
+        await page.mouse.down();
+        await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
+        await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+        await page.mouse.up();
+        await waitForFrames(page, 2);
+        const after = await onCloth(page, (cloth) => ({ stiffness: cloth.stretchStiffness, compliance: cloth.body.stretch.compliance }));
+        expect(after.stiffness).toBeGreaterThan(0.2);
+        expect(after.stiffness).toBeLessThan(0.8);
+        expect(after.compliance).toBeCloseTo(complianceFromStiffness(after.stiffness, "distance"), 12);
+        expect(after.compliance).toBeGreaterThan(0);
+        // Put it back for the following tests.
+        await onCloth(page, (cloth) => {
+            cloth.stretchStiffness = 0.95;
+        });
+    });
+
+    test("copies the parameter table as code, or shows it in a text area when the clipboard refuses", async () => {
+        await stubClipboard(page, "record");
+        await pane.getByRole("button", { name: "Copy parameters as code" }).click();
+        await page.waitForFunction(() => (window.__copied?.length ?? 0) > 0);
+        const code = await page.evaluate(() => window.__copied![0]);
+        expect(code).toContain("new ClothImpostor(mesh, {");
+        expect(code).toMatch(/stretchStiffness: 0\.95,/);
+        expect(code).toMatch(/bendStiffness: 0\.3,/);
+        expect(code).toContain("substeps: 10");
+
+        await stubClipboard(page, "reject");
+        await pane.getByRole("button", { name: "Copy parameters as JSON" }).click();
+        const fallback = pane.locator("textarea").filter({ hasText: '"kind": "cloth"' });
+        await fallback.waitFor();
+        const json = JSON.parse(await fallback.inputValue()) as { kind: string; options: Record<string, number> };
+        expect(json.kind).toBe("cloth");
+        expect(json.options.mass).toBeCloseTo(0.4, 6);
+    });
+
+    test("the stretch heatmap colours each vertex by the solver's residual; switching it off restores the material", async () => {
+        const original = await onCloth(page, (cloth) => ({
+            material: cloth.mesh.material?.uniqueId,
+            hasColors: cloth.mesh.isVerticesDataPresent("color"),
+        }));
+        expect(original.hasColors).toBe(false);
+        await propertyLine(pane, "Show heatmap", "input").locator("input").click();
+        await pane.getByText("Current max").waitFor();
+        await waitForFrames(page, 3);
+        // Colours and residuals read in one evaluate, between frames: the colours were made after the last step.
+        const check = await onCloth(page, (cloth) => {
+            const mesh = cloth.mesh;
+            const state = (mesh.material?.metadata as { xpbdOverlay: { mode: string; kind: string; scale: number; min: number; max: number } }).xpbdOverlay;
+            const colors = mesh.getVerticesData("color")!;
+            const residual = cloth.body.stretchResidual;
+            let worst = 0;
+            let nonZero = 0;
+            for (let v = 0; v < cloth.vertexToParticle.length; v++) {
+                const value = residual[cloth.vertexToParticle[v]];
+                const t = Math.min(1, Math.max(0, value / state.scale));
+                if (value > 0) nonZero++;
+                worst = Math.max(worst, Math.abs(colors[4 * v] - t), Math.abs(colors[4 * v + 1] - 4 * t * (1 - t)), Math.abs(colors[4 * v + 2] - (1 - t)));
+            }
+            return { state, worst, nonZero, vertices: cloth.vertexToParticle.length, material: mesh.material?.name };
+        });
+        expect(check.state.mode).toBe("residual");
+        expect(check.state.kind).toBe("stretch");
+        expect(check.nonZero).toBeGreaterThan(check.vertices / 2);
+        expect(check.worst).toBeLessThan(1e-5);
+        expect(check.material).toContain("xpbd overlay");
+        await pane.getByText("Current max").scrollIntoViewIfNeeded();
+        await saveScreenshot(page, "inspector-heatmap");
+
+        await propertyLine(pane, "Show heatmap", "input").locator("input").click();
+        await waitForFrames(page, 2);
+        const restored = await onCloth(page, (cloth) => ({
+            material: cloth.mesh.material?.uniqueId,
+            hasColors: cloth.mesh.isVerticesDataPresent("color"),
+        }));
+        expect(restored).toEqual(original);
+    });
+
+    test("painting pins with the mouse raises those vertices' weights, and they stop falling", async () => {
+        await propertyLine(pane, "Paint pins", "input").locator("input").click();
+        await pane.getByText("0 · free").waitFor();
+        expect(await page.evaluate(() => window.__playground.scene!.activeCamera!.inputs.attachedToElement)).toBe(false);
+
+        // Screen position of the particle in the middle of the cloth (row 8, column 8 of the 17×17 grid).
+        const target = 8 * 17 + 8;
+        const point = await onCloth(
+            page,
+            (cloth, _xpbd, particle) => {
+                const scene = cloth.mesh.getScene();
+                const x = cloth.body.positions;
+                const [px, py, pz] = [x[3 * particle], x[3 * particle + 1], x[3 * particle + 2]];
+                const m = scene.getTransformMatrix().m;
+                const cx = px * m[0] + py * m[4] + pz * m[8] + m[12];
+                const cy = px * m[1] + py * m[5] + pz * m[9] + m[13];
+                const cw = px * m[3] + py * m[7] + pz * m[11] + m[15];
+                const canvas = scene.getEngine().getRenderingCanvas()!;
+                const rect = canvas.getBoundingClientRect();
+                return { x: rect.left + ((cx / cw + 1) / 2) * rect.width, y: rect.top + ((1 - cy / cw) / 2) * rect.height };
+            },
+            target,
+        );
+        await page.mouse.move(point.x - 15, point.y);
+        await page.mouse.down();
+        await page.mouse.move(point.x + 15, point.y, { steps: 6 });
+        await page.mouse.up();
+        await waitForFrames(page, 2);
+
+        const painted = await onCloth(page, (cloth) => {
+            const w = cloth.getPinWeights();
+            const pinned: number[] = [];
+            w.forEach((value, v) => {
+                if (value > 0.999) pinned.push(v);
+            });
+            return { pinned, any: Array.from(w).filter((value) => value > 0).length };
+        });
+        expect(painted.pinned).toContain(target);
+        await saveScreenshot(page, "inspector-pins");
+
+        // Release the four corners: the cloth falls, except where pins were painted (it drapes from them).
+        const corners = [0, 16, 272, 288];
+        const heights = (vertices: number[]) =>
+            onCloth(page, (cloth, _xpbd, vs) => vs.map((v) => cloth.body.positions[3 * cloth.vertexToParticle[v] + 1]), vertices);
+        const patch = painted.pinned.filter((v) => !corners.includes(v)); // the demo's own corner pins are weight 1 too
+        expect(patch.length).toBeGreaterThan(3);
+        const paintedBefore = await heights(patch);
+        const cornersBefore = await heights(corners);
+        await onCloth(page, (cloth, _xpbd, cs) => cs.forEach((v) => cloth.setPinWeight(v, 0)), corners);
+        await waitForFrames(page, 25);
+        const paintedAfter = await heights(patch);
+        const cornersAfter = await heights(corners);
+        const paintedMoved = Math.max(...paintedBefore.map((y, i) => Math.abs(y - paintedAfter[i])));
+        const cornerDrop = Math.min(...cornersBefore.map((y, i) => y - cornersAfter[i]));
+        expect(paintedMoved).toBeLessThan(1e-4);
+        expect(cornerDrop).toBeGreaterThan(0.03);
+        await saveScreenshot(page, "inspector-pins-released");
+
+        await propertyLine(pane, "Paint pins", "input").locator("input").click();
+        expect(await page.evaluate(() => window.__playground.scene!.activeCamera!.inputs.attachedToElement)).toBe(true);
+    });
+
+    test("the Statistics pane has a soft-body section", async () => {
+        await page.locator('button[name="selectedTab"][value="Statistics"]').click();
+        const section = page.getByText("Soft bodies (XPBD)");
+        await section.waitFor();
+        for (const label of ["Step time", "Particles", "Stretch constraints", "Contacts", "Max edge ratio", "Sleeping bodies", "Over-stretched edges"]) {
+            await page.getByText(label, { exact: true }).filter({ visible: true }).first().waitFor();
+        }
+        await section.scrollIntoViewIfNeeded();
+        await saveScreenshot(page, "inspector-stats");
+    });
+
+    test("reports no console errors, failed requests or missing side-effect imports", () => {
+        expect(demo.errors).toEqual([]);
+    });
+});
