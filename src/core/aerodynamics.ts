@@ -47,7 +47,6 @@ export const DEFAULT_LIFT_COEFFICIENT = 1;
  * @param context the substep (its length h is read)
  */
 export function applyAerodynamics(body: SoftBody, air: Float64Array, context: SubstepContext): void {
-    const wind = air;
     const airDensity = air[3];
     const h = context.h;
     const drag = body.dragCoefficient;
@@ -63,9 +62,9 @@ export function applyAerodynamics(body: SoftBody, air: Float64Array, context: Su
     // Impulses are gathered first and applied after, so every triangle sees the velocities the substep began with.
     const impulse = body._aeroImpulse;
     impulse.fill(0);
-    const windX = wind[0] * scale;
-    const windY = wind[1] * scale;
-    const windZ = wind[2] * scale;
+    const windX = air[0] * scale;
+    const windY = air[1] * scale;
+    const windZ = air[2] * scale;
     // ½ ρ A with A = |cross| / 2, and a third of it per particle, over h.
     const k = (airDensity / 4) * (h / 3);
     for (let t = 0; t < tri.length; t += 3) {

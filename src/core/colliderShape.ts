@@ -268,8 +268,8 @@ export class ColliderShape {
             // On the axis: any radial direction will do; pick one perpendicular to the axis.
             const ax = Math.abs(ux) < 0.9 ? 1 : 0;
             const ay = ax === 1 ? 0 : 1;
-            rx = uy * 0 - uz * ay;
-            ry = uz * ax - ux * 0;
+            rx = -uz * ay;
+            ry = uz * ax;
             rz = ux * ay - uy * ax;
             const l = Math.sqrt(rx * rx + ry * ry + rz * rz);
             rx /= l;

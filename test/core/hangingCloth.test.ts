@@ -18,9 +18,11 @@ describe("16×16 hanging cloth over a static sphere", () => {
     world.addCollider(new Collider([{ kind: "sphere", center, radius }]));
     let deepest = 0;
     let maxRatio = 0;
+    let maxCorrection = 0;
     for (let s = 0; s < 600; s++) {
         world.step(1 / 60);
         maxRatio = Math.max(maxRatio, world.stats.maxEdgeRatio);
+        maxCorrection = Math.max(maxCorrection, world.stats.maxContactCorrection);
         for (let p = 0; p < body.particleCount; p++) {
             const d =
                 Math.hypot(body.positions[3 * p] - center[0], body.positions[3 * p + 1] - center[1], body.positions[3 * p + 2] - center[2]) -
@@ -46,6 +48,9 @@ describe("16×16 hanging cloth over a static sphere", () => {
         expect(world.stats.maxEdgeRatio).toBeGreaterThan(1);
         expect(maxRatio).toBeLessThan(1.1);
         expect(Math.abs(world.stats.meanEdgeRatio - 1)).toBeLessThan(0.01);
-        expect(world.stats.maxContactCorrection).toBeGreaterThanOrEqual(0);
+        // The contact correction is reported: positive while the cloth hits the sphere, and never more than a few
+        // centimetres (the cloth swings in at well under 3 m/s, i.e. < 5 mm per substep).
+        expect(maxCorrection).toBeGreaterThan(0);
+        expect(maxCorrection).toBeLessThan(0.03);
     });
 });
