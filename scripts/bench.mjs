@@ -1,9 +1,9 @@
 // The core benchmark (`npm run bench`): cloth grids and a tet block at 60 Hz and the default quality, one line per
 // scene, plus the build-time figures of src/build. It imports the compiled ES modules in dist/ (the script
 // `bench` compiles them first). Figures, not assertions: the same run prints the peers (scripts/bench-peers.mjs).
-import { PerformanceObserver } from "node:perf_hooks";
 import { createClothGrid, tetEdges, tetrahedralize } from "../dist/build/index.js";
 import { Collider, SoftBody, XpbdWorld } from "../dist/core/index.js";
+import { allocationPerCall, collectionsDuring, warmUp } from "./allocationProbe.mjs";
 
 const DT = 1 / 60;
 const stepsOverride = process.env.BENCH_STEPS ? Number(process.env.BENCH_STEPS) : undefined;
@@ -34,47 +34,60 @@ function maxStructuralStretch(body, columns) {
     return worst;
 }
 
+/** A step reads the clock twice and V8 boxes each reading (16 bytes): the allowance that ends the warm-up. */
+const CLOCK_BYTES = 40;
+
 /**
- * Runs `steps` steps, timing each and counting GC events. Before that, a warm-up of 300 steps lets the JIT optimise
- * the solver (unoptimised code boxes numbers) and a forced collection empties the young generation: what is
- * counted is the steady state.
+ * Warms up (until the JIT has settled, see `warmUp`), then runs `steps` steps (rounded up to whole batches of 10),
+ * timing them and counting the garbage collections meanwhile. Then the allocation of the steady-state step is
+ * measured directly over up to 1,000 steps, with the world's clock and without one (`clock: null`).
  */
 function measure(world, steps) {
-    for (let s = 0; s < 300; s++) {
-        world.step(DT);
-    }
-    globalThis.gc?.();
-    let gcEvents = 0;
-    const observer = new PerformanceObserver((list) => {
-        gcEvents += list.getEntries().length;
-    });
-    observer.observe({ entryTypes: ["gc"] });
+    const step = () => world.step(DT);
+    const warmup = warmUp(step, { allowance: CLOCK_BYTES });
     // Timed in batches of 10 steps: reading the clock allocates, and this loop must not disturb what it counts.
     const batch = 10;
     const times = new Float64Array(Math.ceil(steps / batch));
-    for (let s = 0, k = 0; s < steps; k++) {
+    let k = 0;
+    const timedBatch = () => {
         const start = performance.now();
-        const end = Math.min(steps, s + batch);
-        const count = end - s;
-        for (; s < end; s++) {
+        for (let s = 0; s < batch; s++) {
             world.step(DT);
         }
-        times[k] = (performance.now() - start) / count;
-    }
-    return new Promise((resolve) => {
-        // GC entries are delivered asynchronously: let them arrive before reading the count.
-        setTimeout(() => {
-            observer.disconnect();
-            resolve({ msPerStep: median(times), gcEvents });
-        }, 50);
-    });
+        times[k++] = (performance.now() - start) / batch;
+    };
+    const gcEvents = collectionsDuring(timedBatch, times.length);
+    const probe = Math.min(steps, 1000);
+    const withClock = allocationPerCall(step, probe);
+    const clock = world.clock;
+    world.clock = null;
+    const withoutClock = allocationPerCall(step, probe);
+    world.clock = clock;
+    return {
+        steps: times.length * batch,
+        msPerStep: median(times),
+        gcEvents,
+        warmup,
+        bytesWithClock: withClock.bytesPerCall,
+        bytesWithoutClock: withoutClock.bytesPerCall,
+    };
+}
+
+/** The allocation fields of a scene line, from {@link measure}'s result. */
+function allocation(result) {
+    return {
+        gc_events: result.gcEvents,
+        warmup_steps: result.warmup,
+        bytes_per_step: result.bytesWithClock.toFixed(1),
+        bytes_per_step_no_clock: result.bytesWithoutClock.toFixed(1),
+    };
 }
 
 function line(fields) {
     console.log(Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(" "));
 }
 
-async function clothScene(segments, steps) {
+function clothScene(segments, steps) {
     const grid = createClothGrid({ width: 1, height: 1, segmentsX: segments, segmentsY: segments });
     const t = grid.topology;
     const body = new SoftBody({ positions: t.positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass: 1 });
@@ -83,20 +96,20 @@ async function clothScene(segments, steps) {
     body.allowSleep = false;
     const world = new XpbdWorld();
     world.addBody(body);
-    const { msPerStep, gcEvents } = await measure(world, steps);
+    const result = measure(world, steps);
     line({
         scene: `cloth${segments}`,
         solver: "babylon-xpbd",
         particles: body.particleCount,
         constraints: body.stretch.count + body.shear.count + body.bend.count + body.tethers.count,
-        steps,
-        ms_per_step: msPerStep.toFixed(3),
+        steps: result.steps,
+        ms_per_step: result.msPerStep.toFixed(3),
         max_stretch: maxStructuralStretch(body, grid.columns).toFixed(4),
-        gc_events: gcEvents,
+        ...allocation(result),
     });
 }
 
-async function tetBlockScene(steps) {
+function tetBlockScene(steps) {
     // A 1 × 0.5 × 1 m, 20 kg jelly block resting on the ground (resolution 8 box).
     const box = boxMesh(1, 0.5, 1, 0.3);
     const tets = tetrahedralize(box.positions, box.indices, { resolution: 8 });
@@ -111,16 +124,16 @@ async function tetBlockScene(steps) {
     const world = new XpbdWorld();
     world.addBody(body);
     world.addCollider(new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }]));
-    const { msPerStep, gcEvents } = await measure(world, steps);
+    const result = measure(world, steps);
     line({
         scene: "tetblock",
         solver: "babylon-xpbd",
         particles: body.particleCount,
         constraints: body.stretch.count + body.volume.count,
-        steps,
-        ms_per_step: msPerStep.toFixed(3),
+        steps: result.steps,
+        ms_per_step: result.msPerStep.toFixed(3),
         max_stretch: world.stats.maxEdgeRatio.toFixed(4),
-        gc_events: gcEvents,
+        ...allocation(result),
         volume_ratio: world.stats.volumeRatio.toFixed(4),
     });
 }
@@ -206,8 +219,9 @@ function buildFigures() {
     line({ scene: "build-cloth128", particles: cloth.result.topology.positions.length / 3, first_ms: cloth.first.toFixed(1), best_ms: cloth.best.toFixed(1) });
 }
 
-if (!process.env.ONLY || process.env.ONLY === "cloth") await clothScene(32, stepsOverride ?? 10000);
-if (!process.env.ONLY || process.env.ONLY === "cloth") await clothScene(64, stepsOverride ?? 1000);
-if (!process.env.ONLY || process.env.ONLY === "cloth") await clothScene(128, stepsOverride ?? 200);
-if (!process.env.ONLY || process.env.ONLY === "tet") await tetBlockScene(stepsOverride ?? 10000);
+const steps = stepsOverride ?? 10000;
+if (!process.env.ONLY || process.env.ONLY === "cloth") clothScene(32, steps);
+if (!process.env.ONLY || process.env.ONLY === "cloth") clothScene(64, steps);
+if (!process.env.ONLY || process.env.ONLY === "cloth") clothScene(128, steps);
+if (!process.env.ONLY || process.env.ONLY === "tet") tetBlockScene(steps);
 if (!process.env.ONLY || process.env.ONLY === "build") buildFigures();

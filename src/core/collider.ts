@@ -204,10 +204,11 @@ export class Collider {
     }
 
     /**
-     * Generalised inverse mass of the body for a unit push along `n` at world point `p`: `1/M + (r × n)·I⁻¹(r × n)`.
+     * Generalised inverse mass of the body for a unit push along `n` at world point `p`, `1/M + (r × n)·I⁻¹(r × n)`,
+     * into `out[0]` (a returned number would be boxed whenever the JIT does not inline this call).
      * @internal solver use
      */
-    public _inverseMassAt(p: Float64Array, n: Float64Array): number {
+    public _inverseMassAt(p: Float64Array, n: Float64Array, out: Float64Array): void {
         const nx = n[0];
         const ny = n[1];
         const nz = n[2];
@@ -218,12 +219,11 @@ export class Collider {
         const cy = rz * nx - rx * nz;
         const cz = rx * ny - ry * nx;
         const i = this._invInertia;
-        return (
+        out[0] =
             1 / this.mass +
             cx * (i[0] * cx + i[1] * cy + i[2] * cz) +
             cy * (i[3] * cx + i[4] * cy + i[5] * cz) +
-            cz * (i[6] * cx + i[7] * cy + i[8] * cz)
-        );
+            cz * (i[6] * cx + i[7] * cy + i[8] * cz);
     }
 
     /**

@@ -99,7 +99,11 @@ export class ParticleContacts {
             point[0] = x[i];
             point[1] = x[i + 1];
             point[2] = x[i + 2];
-            const wBody = dynamic ? collider._inverseMassAt(point, direction) : 0;
+            let wBody = 0;
+            if (dynamic) {
+                collider._inverseMassAt(point, direction, bodyInverseMass);
+                wBody = bodyInverseMass[0];
+            }
             const lambda = depth / (w + wBody);
             x[i] += w * lambda * nx;
             x[i + 1] += w * lambda * ny;
@@ -214,6 +218,7 @@ const direction = new Float64Array(3);
 const impulse = new Float64Array(3);
 const surface = new Float64Array(3);
 const slipState = new Float64Array(2);
+const bodyInverseMass = new Float64Array(1);
 /** Restitution acts on velocities after the substep's positions are final: the body must not move any more. */
 const AFTER_SUBSTEP = new SubstepContext();
 AFTER_SUBSTEP.h = 0;
@@ -254,7 +259,11 @@ function applyFriction(body: SoftBody, collider: Collider, i: number, state: Flo
     direction[0] = sx / slip;
     direction[1] = sy / slip;
     direction[2] = sz / slip;
-    const wBodyT = dynamic ? collider._inverseMassAt(point, direction) : 0;
+    let wBodyT = 0;
+    if (dynamic) {
+        collider._inverseMassAt(point, direction, bodyInverseMass);
+        wBodyT = bodyInverseMass[0];
+    }
     const lambdaT = removed / (w + wBodyT);
     x[i] -= w * lambdaT * direction[0];
     x[i + 1] -= w * lambdaT * direction[1];
