@@ -34,17 +34,20 @@ function maxStructuralStretch(body, columns) {
     return worst;
 }
 
-/** A step reads the clock twice and V8 boxes each reading (16 bytes): the allowance that ends the warm-up. */
-const CLOCK_BYTES = 40;
+/**
+ * A step reads the clock twice and V8 boxes each reading (16 bytes): warm-up ends at a 200-step window that
+ * allocates no more than that plus a byte per step.
+ */
+const WARMUP = { allowance: 33, window: 200 };
 
 /**
  * Warms up (until the JIT has settled, see `warmUp`), then runs `steps` steps (rounded up to whole batches of 10),
  * timing them and counting the garbage collections meanwhile. Then the allocation of the steady-state step is
- * measured directly over up to 1,000 steps, with the world's clock and without one (`clock: null`).
+ * measured directly over up to 1,000 steps, with the step timer on and off (`timing: false`).
  */
 function measure(world, steps) {
     const step = () => world.step(DT);
-    const warmup = warmUp(step, { allowance: CLOCK_BYTES });
+    const warmup = warmUp(step, WARMUP);
     // Timed in batches of 10 steps: reading the clock allocates, and this loop must not disturb what it counts.
     const batch = 10;
     const times = new Float64Array(Math.ceil(steps / batch));
@@ -59,10 +62,9 @@ function measure(world, steps) {
     const gcEvents = collectionsDuring(timedBatch, times.length);
     const probe = Math.min(steps, 1000);
     const withClock = allocationPerCall(step, probe);
-    const clock = world.clock;
-    world.clock = null;
+    world.timing = false;
     const withoutClock = allocationPerCall(step, probe);
-    world.clock = clock;
+    world.timing = true;
     return {
         steps: times.length * batch,
         msPerStep: median(times),

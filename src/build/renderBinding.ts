@@ -236,7 +236,8 @@ class TetGrid {
     private readonly visitedDistances: Float64Array;
     private stampValue = 0;
     private readonly weights = new Float64Array(4);
-    private readonly point = new Float64Array(3);
+    private readonly point = new Float64Array(4);
+    private readonly query = new Float64Array(3);
 
     constructor(private readonly p: Float64Array, private readonly tets: Int32Array) {
         const tetCount = tets.length >> 2;
@@ -351,16 +352,16 @@ class TetGrid {
     }
 
     private distanceSquaredToTet(t: number, x: number, y: number, z: number): number {
-        const p = this.p, tets = this.tets;
+        const p = this.p, tets = this.tets, point = this.point, query = this.query;
+        query[0] = x; query[1] = y; query[2] = z;
         let best = Infinity;
         for (let f = 0; f < 4; f++) {
             // Faces: every corner triple (the skipped corner is f).
             const a = 3 * tets[4 * t + (f === 0 ? 1 : 0)];
             const b = 3 * tets[4 * t + (f <= 1 ? 2 : 1)];
             const c = 3 * tets[4 * t + (f <= 2 ? 3 : 2)];
-            const d = closestPointOnTriangle(x, y, z, p[a], p[a + 1], p[a + 2], p[b], p[b + 1], p[b + 2],
-                p[c], p[c + 1], p[c + 2], this.point);
-            if (d < best) best = d;
+            closestPointOnTriangle(p, a, b, c, query, point);
+            if (point[3] < best) best = point[3];
         }
         return best;
     }

@@ -31,7 +31,8 @@ export class SurfaceTree {
     private readonly second: Int32Array;
     private nodeCount = 0;
     private readonly stack: Int32Array;
-    private readonly scratch = new Float64Array(3);
+    private readonly scratch = new Float64Array(4);
+    private readonly query = new Float64Array(3);
 
     /**
      * @param positions - Vertex positions, xyz interleaved (finite).
@@ -109,6 +110,8 @@ export class SurfaceTree {
     closestPoint(qx: number, qy: number, qz: number, out: Float64Array): number {
         if (this.nodeCount === 0) return Infinity;
         const p = this.positions, tri = this.triangles, data = this.data, stack = this.stack, s = this.scratch;
+        const query = this.query;
+        query[0] = qx; query[1] = qy; query[2] = qz;
         let best = Infinity;
         let top = 0;
         stack[top++] = 0;
@@ -120,8 +123,8 @@ export class SurfaceTree {
                 for (let i = start; i < end; i++) {
                     const t = 3 * this.order[i];
                     const a = 3 * tri[t], b = 3 * tri[t + 1], c = 3 * tri[t + 2];
-                    const d = closestPointOnTriangle(qx, qy, qz, p[a], p[a + 1], p[a + 2], p[b], p[b + 1], p[b + 2],
-                        p[c], p[c + 1], p[c + 2], s);
+                    closestPointOnTriangle(p, a, b, c, query, s);
+                    const d = s[3];
                     if (d < best) {
                         best = d;
                         out[0] = s[0]; out[1] = s[1]; out[2] = s[2];

@@ -3,20 +3,20 @@
  */
 
 /**
- * Writes into `out[0..2]` the point of triangle (a, b, c) closest to q and returns its squared distance.
- * Arguments are plain coordinates so callers can read them from any array without allocating.
- * The triangle must not be degenerate (zero area).
- * @param qx - Query x (likewise `qy`, `qz`).
- * @param ax - Corner a x (likewise the other corner coordinates).
- * @param out - Receives the closest point.
+ * Writes into `out[0..2]` the point of the triangle with corners at `positions[a..a+2]`, `[b..]` and `[c..]` closest
+ * to `query[0..2]`, and its squared distance into `out[3]`. Coordinates travel in arrays and only integer offsets
+ * as arguments: a number argument or result would be boxed on every call the JIT does not inline, and the solver
+ * calls this per particle per substep. The triangle must not be degenerate (zero area).
+ * @param positions - xyz per vertex.
+ * @param a - Offset of corner a's x in `positions` (3 × vertex index); likewise `b` and `c`.
+ * @param query - The query point.
+ * @param out - Receives the closest point and the squared distance (4 entries).
  */
-export function closestPointOnTriangle(
-    qx: number, qy: number, qz: number,
-    ax: number, ay: number, az: number,
-    bx: number, by: number, bz: number,
-    cx: number, cy: number, cz: number,
-    out: Float64Array,
-): number {
+export function closestPointOnTriangle(positions: Float64Array, a: number, b: number, c: number, query: Float64Array, out: Float64Array): void {
+    const qx = query[0], qy = query[1], qz = query[2];
+    const ax = positions[a], ay = positions[a + 1], az = positions[a + 2];
+    const bx = positions[b], by = positions[b + 1], bz = positions[b + 2];
+    const cx = positions[c], cy = positions[c + 1], cz = positions[c + 2];
     const abx = bx - ax, aby = by - ay, abz = bz - az;
     const acx = cx - ax, acy = cy - ay, acz = cz - az;
     const apx = qx - ax, apy = qy - ay, apz = qz - az;
@@ -59,5 +59,5 @@ export function closestPointOnTriangle(
     out[1] = py;
     out[2] = pz;
     const dx = qx - px, dy = qy - py, dz = qz - pz;
-    return dx * dx + dy * dy + dz * dz;
+    out[3] = dx * dx + dy * dy + dz * dz;
 }

@@ -134,8 +134,8 @@ export class TriangleMeshShape {
                         const a = 3 * this._indices[3 * t];
                         const b = 3 * this._indices[3 * t + 1];
                         const c = 3 * this._indices[3 * t + 2];
-                        const q = this._positions;
-                        const dist2 = closestPointOnTriangle(px, py, pz, q[a], q[a + 1], q[a + 2], q[b], q[b + 1], q[b + 2], q[c], q[c + 1], q[c + 2], closest);
+                        closestPointOnTriangle(this._positions, a, b, c, point, closest);
+                        const dist2 = closest[3];
                         if (dist2 < best2) {
                             best2 = dist2;
                             bestTriangle = t;
@@ -212,7 +212,7 @@ export class TriangleMeshShape {
     }
 }
 
-const closest = new Float64Array(3);
+const closest = new Float64Array(4);
 
 function clampCell(value: number, count: number): number {
     return value < 0 ? 0 : value >= count ? count - 1 : value;

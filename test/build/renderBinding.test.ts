@@ -52,14 +52,16 @@ describe("tet binding", () => {
         // Bound within one lattice cell (diameter 1 / resolution 6) of the tets.
         expect(binding.report.maxOutsideDistance).toBeLessThan(1 / 6);
         // The grid search binds to a tet at most half a grid cell farther than the true nearest one (brute force).
-        const p = sim.positions, t = sim.tets, scratch = new Float64Array(3);
+        const p = sim.positions, t = sim.tets, query = new Float64Array(3), scratch = new Float64Array(4);
         // Grid cell of bindToTets: longest tet-mesh extent / round(∛(tets / 2)); the extent is below 1 (diameter).
         const halfCell = 0.5 / Math.round(Math.cbrt(t.length / 4 / 2));
         const distanceToTet = (tet: number, x: number, y: number, z: number): number => {
+            query.set([x, y, z]);
             let best = Infinity;
             for (const [i, j, k] of [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]]) {
                 const a = 3 * t[4 * tet + i], b = 3 * t[4 * tet + j], c = 3 * t[4 * tet + k];
-                best = Math.min(best, closestPointOnTriangle(x, y, z, p[a], p[a + 1], p[a + 2], p[b], p[b + 1], p[b + 2], p[c], p[c + 1], p[c + 2], scratch));
+                closestPointOnTriangle(p, a, b, c, query, scratch);
+                best = Math.min(best, scratch[3]);
             }
             return Math.sqrt(best);
         };

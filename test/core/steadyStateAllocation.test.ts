@@ -18,25 +18,33 @@ test("a steady-state step allocates nothing but its two clock reads, and 10,000 
         gcEvents: number;
         finite: boolean;
         contacts: number;
+        candidates: number[];
+        touched: number[];
+        colliders: number;
         clothKinematicPins: number;
         clothSoftPins: number;
         dynamicImpulse: number;
     };
     console.log(
-        `warm-up ${figures.warmup} steps; bytes per step ${figures.bytesWithoutClock} without the clock, ` +
+        `warm-up ${figures.warmup} steps; bytes per step ${figures.bytesWithoutClock} without the step timer, ` +
             `${figures.bytesWithClock} with it; ${figures.gcEvents} collections in 10,000 steps`,
     );
-    // The scene really runs what it claims to: contacts, both kinds of pins, and a dynamic body carrying the jelly.
+    // The scene really runs what it claims to: every collider in contact, both kinds of pins, and a dynamic body carrying the jelly.
+    expect(figures.warmup).toBeLessThan(40_000);
     expect(figures.finite).toBe(true);
     expect(figures.contacts).toBeGreaterThan(10);
+    expect(figures.colliders).toBe(7);
+    // Every shape was queried during the measured steps, and every collider took impulse at the end.
+    expect(figures.candidates.every((count) => count > 0)).toBe(true);
+    expect(figures.touched.every((impulse) => impulse > 0)).toBe(true);
     expect(figures.clothKinematicPins).toBe(2);
     expect(figures.clothSoftPins).toBe(1);
     // The 2 kg jelly rests on the dynamic box: its impulse per step is m·g·dt = 0.327 N·s.
     expect(figures.dynamicImpulse).toBeGreaterThan(0.3);
-    // Without a clock: nothing. A single number boxed per step would be 16 bytes; the bound leaves room only for
+    // Without the step timer: nothing. A single number boxed per step would be 16 bytes; the bound leaves room only for
     // the JIT's rare late optimisation of a function that runs once per step, spread over 2,000 steps.
     expect(figures.bytesWithoutClock).toBeLessThan(1);
-    // With the default clock: its two readings (V8 returns each as a 16-byte heap number), nothing else.
+    // With the step timer (the default): its two clock readings (V8 returns each as a 16-byte heap number), nothing else.
     expect(figures.bytesWithClock).toBeLessThanOrEqual(33);
     expect(figures.gcEvents).toBe(0);
 });
