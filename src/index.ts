@@ -9,6 +9,7 @@ export { XpbdPlugin, type XpbdPluginOptions } from "./babylon/xpbdPlugin.js";
 export {
     SOFT_IMPOSTOR_DEFAULTS,
     SoftImpostor,
+    type ResolvedSoftImpostorOptions,
     type SoftImpostorEvent,
     type SoftImpostorKind,
     type SoftImpostorOptions,

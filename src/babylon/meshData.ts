@@ -4,6 +4,7 @@
  */
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
+import type { Matrix } from "@babylonjs/core/Maths/math.vector";
 
 /** A mesh's geometry as plain arrays, read once when an impostor is built. */
 export interface MeshData {
@@ -37,22 +38,27 @@ export function readMeshData(mesh: Mesh, caller: string): MeshData {
     }
     const normals = mesh.getVerticesData(VertexBuffer.NormalKind, true, true);
     const vertexCount = positions.length / 3;
-    const world = mesh.computeWorldMatrix(true).m;
-    const worldPositions = new Float64Array(positions.length);
-    for (let v = 0; v < vertexCount; v++) {
-        const x = positions[3 * v];
-        const y = positions[3 * v + 1];
-        const z = positions[3 * v + 2];
-        // Babylon matrices are row-vector: p' = p · M.
-        worldPositions[3 * v] = x * world[0] + y * world[4] + z * world[8] + world[12];
-        worldPositions[3 * v + 1] = x * world[1] + y * world[5] + z * world[9] + world[13];
-        worldPositions[3 * v + 2] = x * world[2] + y * world[6] + z * world[10] + world[14];
-    }
     return {
-        worldPositions,
+        worldPositions: transformPoints(positions, mesh.computeWorldMatrix(true)),
         localPositions: Float32Array.from(positions),
         localNormals: normals && normals.length === positions.length ? Float32Array.from(normals) : null,
         indices: Uint32Array.from(indices),
         vertexCount,
     };
+}
+
+/** `points` (xyz interleaved) transformed by `matrix`, as a new array. */
+export function transformPoints(points: ArrayLike<number>, matrix: Matrix): Float64Array {
+    const m = matrix.m;
+    const out = new Float64Array(points.length);
+    for (let i = 0; i < points.length; i += 3) {
+        const x = points[i];
+        const y = points[i + 1];
+        const z = points[i + 2];
+        // Babylon matrices are row-vector: p' = p · M.
+        out[i] = x * m[0] + y * m[4] + z * m[8] + m[12];
+        out[i + 1] = x * m[1] + y * m[5] + z * m[9] + m[13];
+        out[i + 2] = x * m[2] + y * m[6] + z * m[10] + m[14];
+    }
+    return out;
 }

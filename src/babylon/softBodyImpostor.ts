@@ -3,9 +3,10 @@
  * tet); the render mesh follows the tets through barycentric weights.
  */
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT, SoftBody } from "../core/index.js";
 import { applyTetBinding, bindToTets, tetEdges, tetrahedralize, type TetBinding } from "../build/index.js";
-import { readMeshData } from "./meshData.js";
+import { readMeshData, transformPoints } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
 import { coreOptions, SOFT_IMPOSTOR_DEFAULTS, SoftImpostor, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostor.js";
 import type { XpbdPlugin } from "./xpbdPlugin.js";
@@ -61,12 +62,23 @@ export class SoftBodyImpostor extends SoftImpostor {
         }
         plugin._checkUsable("SoftBodyImpostor");
         const data = readMeshData(mesh, "SoftBodyImpostor");
-        const tets = tetrahedralize(data.worldPositions, data.indices, { resolution: o.resolution });
+        // Tetrahedralised in the mesh's own axes (its world placement without the scaling), then placed in the world:
+        // the lattice, and so the body, is the same however the mesh is turned. In world axes a turned box would be cut
+        // by a lattice it is not aligned with, and particles would stick out of its faces by up to a cell.
+        const placement = rigidPlacement(mesh);
+        const framePositions = transformPoints(data.worldPositions, placement.clone().invert());
+        const tets = tetrahedralize(framePositions, data.indices, { resolution: o.resolution });
+        const binding = bindToTets(framePositions, tets.positions, tets.tets);
         const body = new SoftBody(
-            { positions: tets.positions, tets: tets.tets, triangles: tets.surfaceTriangles, stretch: tetEdges(tets.tets, tets.positions.length / 3), mass: o.mass },
+            {
+                positions: transformPoints(tets.positions, placement),
+                tets: tets.tets,
+                triangles: tets.surfaceTriangles,
+                stretch: tetEdges(tets.tets, tets.positions.length / 3),
+                mass: o.mass,
+            },
             bodyOptions,
         );
-        const binding = bindToTets(data.worldPositions, tets.positions, tets.tets);
         super("softBody", mesh, body, dominantCorners(binding), plugin, o, stiffness, new RenderMeshSync(mesh, data));
         this.resolution = o.resolution;
         this.binding = binding;
@@ -79,6 +91,15 @@ export class SoftBodyImpostor extends SoftImpostor {
     protected _kindOptions(): Partial<SoftImpostorOptionValues> {
         return { volumeStiffness: this.volumeStiffness, resolution: this.resolution };
     }
+}
+
+/** The mesh's world matrix without its scaling: rotation then translation. */
+function rigidPlacement(mesh: Mesh): Matrix {
+    const scaling = new Vector3();
+    const rotation = new Quaternion();
+    const translation = new Vector3();
+    mesh.computeWorldMatrix(true).decompose(scaling, rotation, translation);
+    return Matrix.Compose(Vector3.One(), rotation, translation);
 }
 
 /** Per render vertex, the tet corner with the largest barycentric weight (unbound vertices, which have a non-finite position, map to particle 0). */

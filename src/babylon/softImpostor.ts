@@ -34,8 +34,16 @@ export interface SoftImpostorOptions {
     stretchStiffness?: number;
     /** Rate (1/s) at which deformation (motion relative to the body's rigid motion) is damped. Default 1. */
     damping?: number;
-    /** Coulomb friction coefficient against colliders (static and kinetic), combined with the Havok material's by geometric mean. Default 0.5. */
+    /**
+     * Coulomb friction coefficient against colliders while sliding (kinetic), combined with the Havok material's
+     * friction by geometric mean. Default 0.5.
+     */
     friction?: number;
+    /**
+     * Static friction coefficient: a resting contact holds until the sliding force exceeds this share of the normal
+     * force. Combined like {@link friction}. Default: the value of `friction` (as in Babylon's `PhysicsMaterial`).
+     */
+    staticFriction?: number;
     /** Collision thickness in metres: particles stay this far from collider surfaces. Default 0.01. */
     thickness?: number;
     /** Whether the body may fall asleep when it stops moving. Default true. */
@@ -81,8 +89,11 @@ export interface SoftImpostorEvent {
     value: number;
 }
 
+/** {@link SoftImpostorOptions} with the defaults filled in (`staticFriction` follows `friction` when absent). */
+export type ResolvedSoftImpostorOptions = Required<Omit<SoftImpostorOptions, "staticFriction">> & Pick<SoftImpostorOptions, "staticFriction">;
+
 /** Defaults of {@link SoftImpostorOptions}. */
-export const SOFT_IMPOSTOR_DEFAULTS: Readonly<Required<SoftImpostorOptions>> = {
+export const SOFT_IMPOSTOR_DEFAULTS: Readonly<ResolvedSoftImpostorOptions> = {
     mass: 1,
     stretchStiffness: 1,
     damping: 1,
@@ -110,7 +121,7 @@ export interface ImpostorStiffness {
  * Validates the shared options and turns them into core {@link SoftBodyOptions}. Throws a RangeError naming the
  * option and the impostor class.
  */
-export function coreOptions(caller: string, o: Required<SoftImpostorOptions>, stiffness: ImpostorStiffness): SoftBodyOptions {
+export function coreOptions(caller: string, o: ResolvedSoftImpostorOptions, stiffness: ImpostorStiffness): SoftBodyOptions {
     if (!(o.mass > 0) || !Number.isFinite(o.mass)) {
         throw new RangeError(`${caller}: mass must be a positive finite number of kg, got ${o.mass}`);
     }
@@ -120,13 +131,16 @@ export function coreOptions(caller: string, o: Required<SoftImpostorOptions>, st
     for (const name of ["damping", "friction", "thickness", "sleepVelocity", "sleepTime", "dragCoefficient", "liftCoefficient", "windScale"] as const) {
         checkNonNegative(caller, name, o[name]);
     }
+    if (o.staticFriction !== undefined) {
+        checkNonNegative(caller, "staticFriction", o.staticFriction);
+    }
     return {
         stretchCompliance: complianceFromStiffness(stiffness.stretch, "distance"),
         shearCompliance: complianceFromStiffness(stiffness.shear, "distance"),
         bendCompliance: complianceFromStiffness(stiffness.bend, "bend"),
         volumeCompliance: complianceFromStiffness(stiffness.volume, "volume"),
         damping: o.damping,
-        staticFriction: o.friction,
+        staticFriction: o.staticFriction ?? o.friction,
         kineticFriction: o.friction,
         thickness: o.thickness,
         allowSleep: o.allowSleep,
@@ -172,6 +186,8 @@ export abstract class SoftImpostor {
     private _disposed = false;
     private _renderDirty = false;
     private _mass: number;
+    /** Whether static friction was set on its own (else it follows {@link friction}). */
+    private _staticFrictionGiven: boolean;
     private readonly _stiffness: ImpostorStiffness;
     private readonly _event: SoftImpostorEvent;
     private readonly _meshDisposeObserver: Nullable<Observer<Node>>;
@@ -200,11 +216,12 @@ export abstract class SoftImpostor {
         public readonly vertexToParticle: Int32Array,
         /** The plugin this impostor belongs to. */
         public readonly plugin: XpbdPlugin,
-        options: Required<SoftImpostorOptions>,
+        options: ResolvedSoftImpostorOptions,
         stiffness: ImpostorStiffness,
         private readonly _renderSync: RenderMeshSync,
     ) {
         this._mass = options.mass;
+        this._staticFrictionGiven = options.staticFriction !== undefined;
         this._stiffness = { ...stiffness };
         this._event = { impostor: this, element: -1, value: 0 };
         const rest = body.restPositions;
@@ -288,14 +305,26 @@ export abstract class SoftImpostor {
         this.body.damping = value;
     }
 
-    /** Friction coefficient (static and kinetic). */
+    /** Kinetic friction coefficient; the static one follows it unless {@link staticFriction} was given. */
     public get friction(): number {
-        return this.body.staticFriction;
+        return this.body.kineticFriction;
     }
     public set friction(value: number) {
         checkNonNegative(this._caller, "friction", value);
-        this.body.staticFriction = value;
         this.body.kineticFriction = value;
+        if (!this._staticFrictionGiven) {
+            this.body.staticFriction = value;
+        }
+    }
+
+    /** Static friction coefficient (see {@link SoftImpostorOptions.staticFriction}). */
+    public get staticFriction(): number {
+        return this.body.staticFriction;
+    }
+    public set staticFriction(value: number) {
+        checkNonNegative(this._caller, "staticFriction", value);
+        this.body.staticFriction = value;
+        this._staticFrictionGiven = true;
     }
 
     /** Collision thickness (m). */
@@ -376,7 +405,8 @@ export abstract class SoftImpostor {
             mass: this._mass,
             stretchStiffness: this._stiffness.stretch,
             damping: this.body.damping,
-            friction: this.body.staticFriction,
+            friction: this.body.kineticFriction,
+            staticFriction: this.body.staticFriction,
             thickness: this.body.thickness,
             allowSleep: this.body.allowSleep,
             sleepVelocity: this.body.sleepVelocity,
@@ -390,7 +420,10 @@ export abstract class SoftImpostor {
         };
     }
 
-    /** Sets the pin weight of a render vertex's particle: 0 free, (0, 1) soft, 1 fixed where it is (until moved by {@link pinTo}). */
+    /**
+     * Sets the pin weight of a render vertex's particle: 0 free, (0, 1) soft, 1 fixed where it is (until moved by
+     * {@link pinTo}). A particle pinned with {@link pinTo} keeps following its target; {@link unpin} frees it.
+     */
     public setPinWeight(vertexIndex: number, weight: number): void {
         this.body.setPinWeight(this._particle(vertexIndex), weight);
     }
@@ -450,13 +483,30 @@ export abstract class SoftImpostor {
         for (const p of particles) {
             this.body.setPinWeight(p, weight);
         }
+        this._releaseDrivers(particles);
+        this._drivers.push(new PinDriver(target, Int32Array.from(particles), this.body));
+    }
+
+    /** Frees the particles of the given render vertices: pin weight 0, and no {@link pinTo} target drives them any more. */
+    public unpin(vertexIndices: ArrayLike<number>): void {
+        const particles = new Set<number>();
+        for (let k = 0; k < vertexIndices.length; k++) {
+            particles.add(this._particle(vertexIndices[k]));
+        }
+        this._releaseDrivers(particles);
+        for (const p of particles) {
+            this.body.setPinWeight(p, 0);
+        }
+    }
+
+    /** Stops every pin driver from driving `particles`, and drops the drivers left with none. */
+    private _releaseDrivers(particles: Set<number>): void {
         for (let d = this._drivers.length - 1; d >= 0; d--) {
             this._drivers[d].release(particles);
             if (this._drivers[d].particles.length === 0) {
                 this._drivers.splice(d, 1);
             }
         }
-        this._drivers.push(new PinDriver(target, Int32Array.from(particles), this.body));
     }
 
     /** Mass-weighted centre of the particles (world). */

@@ -3,7 +3,7 @@
  * allocated inside the solver loop); read them any time between steps.
  */
 export class StepStats {
-    /** Wall time of the whole step (ms); world stats only. */
+    /** Wall time of the whole step (ms); world stats only, 0 when the world's `timing` is off. */
     public stepMs = 0;
     /** Wall time of the step divided by its substeps (ms); world stats only. */
     public substepMs = 0;

@@ -14,6 +14,7 @@ const ORDER: readonly (keyof SoftImpostorOptionValues)[] = [
     "resolution",
     "damping",
     "friction",
+    "staticFriction",
     "thickness",
     "allowSleep",
     "sleepVelocity",

@@ -46,7 +46,18 @@ export function ParametersPanel({ impostor }: { impostor: SoftImpostor }): React
                 max={2}
                 step={0.01}
                 unboundedInput
-                description="Coulomb coefficient against colliders, combined with the Havok material's by geometric mean."
+                description="Kinetic (sliding) friction against colliders, combined with the Havok material's by geometric mean."
+            />
+            <BoundProperty
+                component={SyncedSliderPropertyLine}
+                target={impostor}
+                propertyKey="staticFriction"
+                label="Static friction"
+                min={0}
+                max={2}
+                step={0.01}
+                unboundedInput
+                description="Friction a resting contact must overcome before it slides; follows Friction until set here."
             />
             <BoundProperty
                 component={SyncedSliderPropertyLine}

@@ -98,4 +98,45 @@ describe("pinTo", () => {
         expect(travel).toBeGreaterThan(0.3);
         expect(maxError).toBeLessThan(1e-6);
     });
+
+    it("unpin frees vertices from their target; a later weight-1 pin holds them where they are", () => {
+        const xpbd = new XpbdPlugin(h.scene);
+        const handle = new TransformNode("handle", h.scene);
+        handle.position.set(0, 2, 0);
+        const mesh = CreateGround("banner", { width: 1, height: 1, subdivisions: 8 }, h.scene);
+        mesh.position.y = 2;
+        mesh.rotation.x = -Math.PI / 2;
+        const cloth = new ClothImpostor(mesh, { mass: 0.3 }, xpbd);
+        const top = [72, 74, 76, 78, 80];
+        const restLocal = restLocalOf(cloth, [72, 74], handle.computeWorldMatrix(true));
+        cloth.pinTo(top, handle, 1);
+        h.scene.onAfterAnimationsObservable.add(() => {
+            handle.position.x += 0.01;
+        });
+        for (let s = 0; s < 30; s++) {
+            h.step();
+        }
+        cloth.unpin([76, 78, 80]);
+        expect([72, 74, 76, 78, 80].map((v) => cloth.getPinWeight(v))).toEqual([1, 1, 0, 0, 0]);
+        // Re-pinned by weight alone, vertex 80 stays where it is and no longer follows the moving handle, while the
+        // vertices still pinned to the handle keep following it.
+        cloth.setPinWeight(80, 1);
+        const held = Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[80]);
+        const handleX = handle.position.x;
+        let followError = 0;
+        for (let s = 0; s < 30; s++) {
+            h.step();
+            followError = Math.max(followError, pinError(cloth, [72, 74], restLocal, () => handle.computeWorldMatrix(true)));
+        }
+        expect(handle.position.x).toBeGreaterThan(handleX + 0.25);
+        expect(Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[80]).subtract(held).length()).toBeLessThan(1e-9);
+        expect(followError).toBeLessThan(1e-6);
+        // Everything released: the cloth falls (0.5 s of free fall is 1.23 m; air drag on 1 m² of 0.3 kg takes some).
+        cloth.unpin([72, 74, 80]);
+        const before = cloth.getCenterOfMass().y;
+        for (let s = 0; s < 30; s++) {
+            h.step();
+        }
+        expect(before - cloth.getCenterOfMass().y).toBeGreaterThan(0.3);
+    });
 });
