@@ -33,12 +33,18 @@ export function allocationPerCall(step, calls) {
 }
 
 /**
+ * The warm-up allowance for a simulation step with its timer on: the timer's two clock reads come back from V8 as
+ * 16-byte heap numbers, plus a byte of slack.
+ */
+export const TIMED_STEP_BYTES = 33;
+
+/**
  * Calls `step` in windows of `window` calls until one window allocates at most `allowance` bytes per call without
  * a collection, and returns how many calls that took (at most `maxCalls`). V8 runs a function unoptimised, boxing
  * every number it computes, until the function has run enough; code that runs once per simulation step gets there
  * only after hundreds or thousands of steps. After this warm-up, what is measured is the steady state.
  */
-export function warmUp(step, { allowance, window = 100, minCalls = 300, maxCalls = 20000 }) {
+export function warmUp(step, { allowance = TIMED_STEP_BYTES, window = 200, minCalls = 300, maxCalls = 20000 } = {}) {
     let calls = 0;
     while (calls < maxCalls) {
         const { bytesPerCall } = allocationPerCall(step, window);

@@ -35,19 +35,13 @@ function maxStructuralStretch(body, columns) {
 }
 
 /**
- * A step reads the clock twice and V8 boxes each reading (16 bytes): warm-up ends at a 200-step window that
- * allocates no more than that plus a byte per step.
- */
-const WARMUP = { allowance: 33, window: 200 };
-
-/**
  * Warms up (until the JIT has settled, see `warmUp`), then runs `steps` steps (rounded up to whole batches of 10),
  * timing them and counting the garbage collections meanwhile. Then the allocation of the steady-state step is
  * measured directly over up to 1,000 steps, with the step timer on and off (`timing: false`).
  */
 function measure(world, steps) {
     const step = () => world.step(DT);
-    const warmup = warmUp(step, WARMUP);
+    const warmup = warmUp(step);
     // Timed in batches of 10 steps: reading the clock allocates, and this loop must not disturb what it counts.
     const batch = 10;
     const times = new Float64Array(Math.ceil(steps / batch));

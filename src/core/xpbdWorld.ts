@@ -38,12 +38,12 @@ export interface XpbdWorldOptions {
     timing?: boolean;
 }
 
+/** Approach speed (m/s) under which restitution does not bounce: resting contacts stay at rest. */
+const RESTITUTION_THRESHOLD = 0.2;
+
 /** The step clock (ms): `performance.now` where it exists, else `Date.now`. */
 const now: () => number =
     typeof performance !== "undefined" && typeof performance.now === "function" ? () => performance.now() : () => Date.now();
-
-/** Approach speed (m/s) under which restitution does not bounce: resting contacts stay at rest. */
-const RESTITUTION_THRESHOLD = 0.2;
 
 /**
  * The XPBD solver: soft bodies, the colliders they meet, and the fixed-substep loop (DESIGN §3). One

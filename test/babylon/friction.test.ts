@@ -4,13 +4,13 @@
  * acts; the coefficients combine with the ramp material's (friction 1) by geometric mean.
  */
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
+import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { PhysicsMotionType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
 import { createBody, createHavokScene, type HavokScene } from "../support/havokScene";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor";
 import { ClothImpostor } from "../../src/babylon/clothImpostor";
-import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
 
 const SLOPE = (20 * Math.PI) / 180;
 

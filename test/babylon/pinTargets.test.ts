@@ -27,6 +27,20 @@ function restLocalOf(cloth: ClothImpostor, vertices: number[], world: Matrix): V
     return vertices.map((v) => Vector3.TransformCoordinates(Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[v]), inverse));
 }
 
+/** The edge row of an 8×8-quad, 1 m ground mesh hung vertically at y = 2 (render vertex indices). */
+const TOP_ROW = [72, 74, 76, 78, 80];
+
+/** A plugin, a handle node at (0, 2, 0) and a 0.3 kg cloth hanging in the plane z = 0, not yet pinned. */
+function hangingCloth(h: HavokScene): { handle: TransformNode; cloth: ClothImpostor } {
+    const xpbd = new XpbdPlugin(h.scene);
+    const handle = new TransformNode("handle", h.scene);
+    handle.position.set(0, 2, 0);
+    const mesh = CreateGround("cape", { width: 1, height: 1, subdivisions: 8 }, h.scene);
+    mesh.position.y = 2;
+    mesh.rotation.x = -Math.PI / 2; // hanging vertically
+    return { handle, cloth: new ClothImpostor(mesh, { mass: 0.3 }, xpbd) };
+}
+
 describe("pinTo", () => {
     let h: HavokScene;
     beforeEach(async () => {
@@ -35,14 +49,8 @@ describe("pinTo", () => {
     afterEach(() => h.dispose());
 
     it("follows an animated TransformNode within 1e-6 m", () => {
-        const xpbd = new XpbdPlugin(h.scene);
-        const handle = new TransformNode("handle", h.scene);
-        handle.position.set(0, 2, 0);
-        const mesh = CreateGround("cape", { width: 1, height: 1, subdivisions: 8 }, h.scene);
-        mesh.position.y = 2;
-        mesh.rotation.x = -Math.PI / 2; // hanging vertically
-        const cloth = new ClothImpostor(mesh, { mass: 0.3 }, xpbd);
-        const top = [72, 74, 76, 78, 80];
+        const { handle, cloth } = hangingCloth(h);
+        const top = TOP_ROW;
         const restLocal = restLocalOf(cloth, top, handle.computeWorldMatrix(true));
         cloth.pinTo(top, handle, 1);
         let t = 0;
@@ -100,16 +108,9 @@ describe("pinTo", () => {
     });
 
     it("unpin frees vertices from their target; a later weight-1 pin holds them where they are", () => {
-        const xpbd = new XpbdPlugin(h.scene);
-        const handle = new TransformNode("handle", h.scene);
-        handle.position.set(0, 2, 0);
-        const mesh = CreateGround("banner", { width: 1, height: 1, subdivisions: 8 }, h.scene);
-        mesh.position.y = 2;
-        mesh.rotation.x = -Math.PI / 2;
-        const cloth = new ClothImpostor(mesh, { mass: 0.3 }, xpbd);
-        const top = [72, 74, 76, 78, 80];
+        const { handle, cloth } = hangingCloth(h);
         const restLocal = restLocalOf(cloth, [72, 74], handle.computeWorldMatrix(true));
-        cloth.pinTo(top, handle, 1);
+        cloth.pinTo(TOP_ROW, handle, 1);
         h.scene.onAfterAnimationsObservable.add(() => {
             handle.position.x += 0.01;
         });

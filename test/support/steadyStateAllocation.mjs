@@ -88,7 +88,7 @@ function hostStep() {
 // Warm up until a 200-step window allocates no more than the two clock reads of each step (2 × 16 bytes) and a
 // byte of slack, with the step timer on as users run it. Then measure with and without the timer, and count
 // collections; the candidate counts cover exactly these measured steps.
-const warmup = warmUp(hostStep, { allowance: 33, window: 200, maxCalls: 40_000 });
+const warmup = warmUp(hostStep, { maxCalls: 40_000 });
 candidates.fill(0);
 const withClock = allocationPerCall(hostStep, 2000);
 world.timing = false;
