@@ -1,0 +1,217 @@
+// Frontier benchmark (`npm run bench:frontier`): cost per step against stretch, ours swept over substeps and Jolt with
+// long-range attachments swept over iterations, and the cost of each at equal stretch.
+//   Scene: the hanging cloth of scripts/peerCloth.mjs (also scripts/bench.mjs and scripts/bench-peers.mjs): n×n quads
+//   (n = 32, 64, 128; env FRONTIER_SIZES=32,64 restricts), 1 m × 1 m, 1 kg, top-left and top-right corners pinned,
+//   gravity 9.81 m/s², 1/60 s steps, from rest.
+//   Ours: the cloth of scripts/bench.mjs (createClothGrid, SoftBody with default options, mass 1 lumped by triangle
+//   area, allowSleep off, the two top corners pinned with weight 1) in `new XpbdWorld({ substeps: S, iterations: 1,
+//   timing: false })` for S in OURS_SUBSTEPS, plus one setting "default": the world's default substeps and
+//   iterations (timing off as well).
+//   Jolt: jolt-physics (WASM, single thread), the "jolt-lra" cloth of bench-peers (EuclideanDistance long-range
+//   attachments, settings JOLT in peerCloth.mjs) with SoftBodyCreationSettings.mNumIterations in JOLT_ITERATIONS.
+//   Method: for each setting, a throwaway identical scene first runs WARMUP steps (so V8 has optimised the JavaScript
+//   and tiered up the WASM), then a fresh scene runs STEPS = 180 steps (3 s) from rest, each step timed with
+//   performance.now().
+// Fields:
+//   scene=cloth<n> solver=ours|jolt-lra setting=substeps=<S>,iterations=1 | default | iterations=<k>
+//     ms_per_step = median wall time of one step over the 180 steps.
+//     max_stretch = after the 180th step, max over the structural (horizontal and vertical grid) edges of
+//       current length / rest length.
+//   scene=cloth<n> target_stretch=<T> ours_ms=<ms> jolt_ms=<ms> ratio_at_equal_stretch=<ours_ms / jolt_ms>
+//     [extrapolated=ours|jolt|ours,jolt]: each side's cost at max_stretch = T (T = 1.05, 1.02), read off its own
+//     frontier: the Pareto points of its settings (a point slower and more stretched than another is dropped; ours
+//     includes the default setting), sorted by cost, log(ms) linearly interpolated against log(max_stretch − 1)
+//     between the two points that bracket T. Outside a frontier's range the nearest two points are extrapolated and
+//     the line names that side in `extrapolated`. "na" where a side has fewer than two frontier points.
+//   scene=cloth<n> default_ms=<ms> jolt10_ms=<ms> default_over_jolt10=<ratio>: our default setting against Jolt at
+//     10 iterations (both from the lines above).
+//   scene=cloth128 solver=ours setting=default max_stretch_60s=<ratio>: the default scene of the 128² run, continued
+//     to 3600 steps (60 s), then measured as max_stretch.
+// Env FRONTIER_FAST=1: smoke test (20 warm-up steps, 60 timed steps, fewer settings, no 60 s run); its figures are
+// not the benchmark's. Lines go to stdout; the setup and notes to stderr. If Jolt does not load, its lines are
+// skipped ("# peer jolt skipped" on stderr) and ours are still printed.
+import { performance } from "node:perf_hooks";
+import { createRequire } from "node:module";
+import { createClothGrid } from "../dist/build/index.js";
+import { SoftBody, XpbdWorld } from "../dist/core/index.js";
+import { clothGrid, createJoltCloth, DT, JOLT, joltSettingsText, loadJolt, maxStretch, median } from "./peerCloth.mjs";
+
+const require = createRequire(import.meta.url);
+const FAST = process.env.FRONTIER_FAST === "1";
+const SIZES = parseSizes(process.env.FRONTIER_SIZES ?? "32,64,128");
+const STEPS = FAST ? 60 : 180;
+const WARMUP = (n) => (FAST ? 20 : n >= 128 ? 100 : 300);
+const OURS_SUBSTEPS = (n) => (FAST ? [2, 4, 10] : n >= 128 ? [3, 4, 5, 6, 8, 10, 12] : [2, 3, 4, 5, 6, 8, 10, 12, 16, 20]);
+const JOLT_ITERATIONS = FAST ? [5, 10, 40] : [5, 10, 20, 40];
+const TARGETS = [1.05, 1.02];
+const LONG_SIZE = 128;
+const LONG_STEPS = 3600;
+
+function parseSizes(text) {
+    const sizes = text.split(",").map((s) => Number(s.trim()));
+    if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) {
+        throw new Error(`FRONTIER_SIZES must be a comma-separated list of positive integers (got "${text}")`);
+    }
+    return sizes;
+}
+
+function line(fields) {
+    process.stdout.write(`${Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(" ")}\n`);
+}
+
+const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : "na");
+
+/** Our cloth of n×n quads in a world of the given options. */
+function ourCloth(n, worldOptions) {
+    const grid = createClothGrid({ width: 1, height: 1, segmentsX: n, segmentsY: n });
+    const t = grid.topology;
+    const body = new SoftBody({ positions: t.positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass: 1 });
+    body.setPinWeight(0, 1);
+    body.setPinWeight(grid.columns - 1, 1);
+    body.allowSleep = false;
+    const world = new XpbdWorld(worldOptions);
+    world.addBody(body);
+    return { step: () => world.step(DT), readPositions: () => body.positions, destroy() {} };
+}
+
+/**
+ * One setting: `create()` builds a scene ({ step, readPositions, destroy }). Warms up on a throwaway scene, then
+ * times STEPS steps of a fresh one. Returns the median ms per step, the max stretch and the (kept) scene.
+ */
+function runSetting(grid, create) {
+    const warm = create();
+    for (let s = 0; s < WARMUP(grid.n); s++) warm.step();
+    warm.destroy();
+    const scene = create();
+    const times = new Float64Array(STEPS);
+    for (let s = 0; s < STEPS; s++) {
+        const start = performance.now();
+        scene.step();
+        times[s] = performance.now() - start;
+    }
+    return { msPerStep: median(times), stretch: maxStretch(grid, scene.readPositions()), scene };
+}
+
+/** Pareto frontier of { ms, stretch } points: sorted by cost, each point less stretched than every cheaper one. */
+function paretoFrontier(points) {
+    const sorted = points.filter((p) => Number.isFinite(p.ms) && Number.isFinite(p.stretch) && p.stretch > 1).sort((a, b) => a.ms - b.ms);
+    const front = [];
+    for (const p of sorted) {
+        if (front.length === 0 || p.stretch < front[front.length - 1].stretch) front.push(p);
+    }
+    return front;
+}
+
+/**
+ * Cost at max stretch `target` on a frontier (stretch strictly decreasing with cost): log(ms) linear in
+ * log(stretch − 1) between the bracketing points, or extrapolated from the nearest two. Null below two points.
+ */
+function msAtStretch(front, target) {
+    if (front.length < 2) return null;
+    let k = 0;
+    let extrapolated = false;
+    if (target > front[0].stretch) {
+        extrapolated = true;
+    } else if (target < front[front.length - 1].stretch) {
+        k = front.length - 2;
+        extrapolated = true;
+    } else {
+        while (front[k + 1].stretch > target) k++;
+    }
+    const a = front[k], b = front[k + 1];
+    const x = (p) => Math.log(p.stretch - 1);
+    const t = (Math.log(target - 1) - x(a)) / (x(b) - x(a));
+    return { ms: Math.exp(Math.log(a.ms) + t * (Math.log(b.ms) - Math.log(a.ms))), extrapolated };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+const version = require("../package.json").version;
+const defaults = new XpbdWorld();
+process.stderr.write(
+    `# frontier: node ${process.version}, babylon-xpbd@${version} (dist/), sizes ${SIZES.join(",")}, ${STEPS} timed steps of 1/60 s from rest, ` +
+        `warm-up ${SIZES.map((n) => `${WARMUP(n)}`).join("/")} steps on a throwaway scene per setting${FAST ? " (FRONTIER_FAST=1: smoke test, not benchmark figures)" : ""}\n`,
+);
+process.stderr.write(
+    `# ours: XpbdWorld({ substeps: S, iterations: 1, timing: false }), S = ${SIZES.map((n) => `${OURS_SUBSTEPS(n).join(",")} (${n}²)`).join("; ")}; ` +
+        `setting=default: substeps=${defaults.substeps}, iterations=${defaults.iterations}, timing: false; SoftBody defaults, mass 1, allowSleep false\n`,
+);
+let jolt = null;
+try {
+    const loaded = await loadJolt();
+    jolt = loaded.Jolt;
+    process.stderr.write(
+        `# peer jolt-physics@${loaded.version} (wasm-compat, single thread), solver=jolt-lra: mLRAType=EuclideanDistance, ` +
+            `SoftBodyCreationSettings.mNumIterations = ${JOLT_ITERATIONS.join(",")}, ${joltSettingsText()}\n`,
+    );
+} catch (error) {
+    process.stderr.write(`# peer jolt skipped: ${error?.stack ?? error}\n`);
+}
+process.stderr.write(
+    `# targets ${TARGETS.join(", ")}: log(ms) interpolated in log(max_stretch - 1) on each side's Pareto frontier\n`,
+);
+
+for (const n of SIZES) {
+    const grid = clothGrid(n);
+    const scene = `cloth${n}`;
+    const ours = [];
+    let defaultRun = null;
+    for (const substeps of OURS_SUBSTEPS(n)) {
+        const r = runSetting(grid, () => ourCloth(n, { substeps, iterations: 1, timing: false }));
+        const setting = `substeps=${substeps},iterations=1`;
+        ours.push({ setting, ms: r.msPerStep, stretch: r.stretch });
+        line({ scene, solver: "ours", setting, ms_per_step: fixed(r.msPerStep, 3), max_stretch: fixed(r.stretch, 4) });
+    }
+    {
+        const r = runSetting(grid, () => ourCloth(n, { timing: false }));
+        defaultRun = r;
+        ours.push({ setting: "default", ms: r.msPerStep, stretch: r.stretch });
+        line({ scene, solver: "ours", setting: "default", ms_per_step: fixed(r.msPerStep, 3), max_stretch: fixed(r.stretch, 4) });
+    }
+
+    const peer = [];
+    if (jolt) {
+        try {
+            for (const numIterations of JOLT_ITERATIONS) {
+                const r = runSetting(grid, () => createJoltCloth(jolt, grid, { lraType: "EuclideanDistance", numIterations }));
+                r.scene.destroy();
+                const setting = `iterations=${numIterations}`;
+                peer.push({ setting, iterations: numIterations, ms: r.msPerStep, stretch: r.stretch });
+                line({ scene, solver: "jolt-lra", setting, ms_per_step: fixed(r.msPerStep, 3), max_stretch: fixed(r.stretch, 4) });
+            }
+        } catch (error) {
+            process.stderr.write(`# peer jolt skipped at ${scene}: ${error?.stack ?? error}\n`);
+        }
+    }
+
+    const oursFront = paretoFrontier(ours);
+    const joltFront = paretoFrontier(peer);
+    const names = (front) => front.map((p) => p.setting).join(" | ");
+    process.stderr.write(`# ${scene} frontier ours: ${names(oursFront) || "none"}; jolt-lra: ${names(joltFront) || "none"}\n`);
+    for (const target of TARGETS) {
+        const a = msAtStretch(oursFront, target);
+        const b = msAtStretch(joltFront, target);
+        const extrapolated = [a?.extrapolated ? "ours" : "", b?.extrapolated ? "jolt" : ""].filter(Boolean).join(",");
+        line({
+            scene,
+            target_stretch: target,
+            ours_ms: fixed(a?.ms, 3),
+            jolt_ms: fixed(b?.ms, 3),
+            ratio_at_equal_stretch: a && b ? fixed(a.ms / b.ms, 2) : "na",
+            ...(extrapolated ? { extrapolated } : {}),
+        });
+    }
+    const jolt10 = peer.find((p) => p.iterations === 10);
+    if (jolt10) {
+        line({
+            scene,
+            default_ms: fixed(defaultRun.msPerStep, 3),
+            jolt10_ms: fixed(jolt10.ms, 3),
+            default_over_jolt10: fixed(defaultRun.msPerStep / jolt10.ms, 2),
+        });
+    }
+    if (n === LONG_SIZE && !FAST) {
+        const long = defaultRun.scene;
+        for (let s = STEPS; s < LONG_STEPS; s++) long.step();
+        line({ scene, solver: "ours", setting: "default", max_stretch_60s: fixed(maxStretch(grid, long.readPositions()), 4) });
+    }
+}
