@@ -49,7 +49,7 @@ describe("weighted pins", () => {
 });
 
 describe("long-range attachments", () => {
-    test("no particle ends farther from its nearest pin than its rest distance (tethers on), unlike tethers off", () => {
+    test("no particle ends farther from its two anchors than its rest distances (tethers on), unlike tethers off", () => {
         const farthest = (tethers: boolean): number => {
             const world = new XpbdWorld({ substeps: 4 });
             const { body, columns } = clothBody(24, { allowSleep: false, tethers, mass: 2 });
@@ -59,6 +59,8 @@ describe("long-range attachments", () => {
             for (let s = 0; s < 60; s++) {
                 world.step(1 / 60);
             }
+            // Every free particle is tethered to both corners (the second anchor: the other pin of its piece).
+            expect(body.tethers.count).toBe(2 * (body.particleCount - 2));
             let worst = 0;
             for (let k = 0; k < body.tethers.count; k++) {
                 const p = body.tethers.particles[k] * 3;
@@ -68,7 +70,9 @@ describe("long-range attachments", () => {
             }
             return worst;
         };
-        expect(farthest(true)).toBeLessThan(1 + 1e-9);
+        // Projected in turn, the two tethers of a particle need not both hold exactly at the end of a sweep: the
+        // second projection can undo a little of the first. 0.5% of the tether length at most (measured: 0.16%).
+        expect(farthest(true)).toBeLessThan(1.005);
         expect(farthest(false)).toBeGreaterThan(1.01);
     });
 });
