@@ -14,8 +14,8 @@ export const DEFAULT_DRAG_COEFFICIENT = 1.2;
 export const DEFAULT_LIFT_COEFFICIENT = 1;
 
 /**
- * Aerodynamic force on each surface triangle of `body`, applied as a velocity change of its free particles over
- * the substep `h` (call it before the substep predicts positions, so the change is integrated in that substep).
+ * Aerodynamic force on each surface triangle of `body`, gathered per particle into `body.aerodynamicForces` (N) once
+ * per step; every substep of the step then adds it like any external force.
  *
  * Per triangle with area `A`, unit normal `n` (either winding: the force is even in `n`), velocity `v_tri` (mean of
  * its three particles) and air velocity relative to it `u = windScale·wind − v_tri`, with `u_n = u·n`:
@@ -31,24 +31,27 @@ export const DEFAULT_LIFT_COEFFICIENT = 1;
  *   the flow pushes the face towards; zero face-on and edge-on, largest at 45°. It is perpendicular to `u`, so
  *   `F·u = ½ ρ A C_D |u_n| |u|² ≥ 0` is the drag's alone: the force never speeds a triangle away from the air.
  *
- * Each triangle's force, from the velocities the substep starts with, is split equally over its three particles:
- * `Δv = F·w/3·h` for each free one (`w` its inverse mass; pinned particles take no change). The force is explicit:
- * a particle's relative speed must change by less than itself per substep, `½ ρ C_D |u| h / σ < 1` for a cloth of
- * areal density `σ` (kg/m²); with ρ = 1.2, C_D = 1.2, `h` = 1/600 s and |u| = 20 m/s, σ above 0.024 kg/m².
+ * Each triangle's force, from the positions and velocities the step starts with, is split equally over its three
+ * particles. Held over a step of length `dt`, an explicit force could change a light particle's velocity relative
+ * to the air by more than that velocity itself (`½ ρ C_D |u| dt / σ > 1` for areal density `σ`: a 0.1 kg/m² flag in
+ * a 20 m/s wind at 60 Hz) and so overshoot and grow. Each particle's force is therefore capped at what brings its
+ * velocity to the air's within the step; below that cap (the usual case) the force is exactly the formula's.
  *
  * Designed for thin sheets, which the air meets on both sides. On a closed surface every face is pushed, the
  * leeward ones too, so the drag is about twice a solid's; halve the coefficients for those.
  *
- * Does nothing when `airDensity·(C_D + C_L)` is 0 or the body's `windScale` is 0. Allocation-free; triangles are
+ * Writes zeros when `airDensity·(C_D + C_L)` is 0 or the body's `windScale` is 0. Allocation-free; triangles are
  * visited in order, so the result is deterministic.
  *
  * @param body the body (its `triangles`, `positions`, `velocities`, `inverseMasses` and coefficients are read)
  * @param air wind velocity (m/s, world) in `air[0..2]` and the air density ρ (kg/m³) in `air[3]`
- * @param context the substep (its length h is read)
+ * @param context the step (its length dt is read)
  */
-export function applyAerodynamics(body: SoftBody, air: Float64Array, context: SubstepContext): void {
+export function computeAerodynamicForces(body: SoftBody, air: Float64Array, context: SubstepContext): void {
+    const force = body.aerodynamicForces;
+    force.fill(0);
     const airDensity = air[3];
-    const h = context.h;
+    const dt = context.dt;
     const drag = body.dragCoefficient;
     const lift = body.liftCoefficient;
     const scale = body.windScale;
@@ -59,14 +62,11 @@ export function applyAerodynamics(body: SoftBody, air: Float64Array, context: Su
     const v = body.velocities;
     const w = body.inverseMasses;
     const tri = body.triangles;
-    // Impulses are gathered first and applied after, so every triangle sees the velocities the substep began with.
-    const impulse = body._aeroImpulse;
-    impulse.fill(0);
     const windX = air[0] * scale;
     const windY = air[1] * scale;
     const windZ = air[2] * scale;
-    // ½ ρ A with A = |cross| / 2, and a third of it per particle, over h.
-    const k = (airDensity / 4) * (h / 3);
+    // ½ ρ A with A = |cross| / 2, and a third of it per particle.
+    const k = airDensity / 12;
     for (let t = 0; t < tri.length; t += 3) {
         const a = 3 * tri[t];
         const b = 3 * tri[t + 1];
@@ -100,27 +100,32 @@ export function applyAerodynamics(body: SoftBody, air: Float64Array, context: Su
         const alongU = drag * Math.abs(un) - (lift * un * un) / speed;
         const alongN = lift * un * speed;
         const s = k * doubleArea;
-        const jx = s * (alongU * ux + alongN * nx);
-        const jy = s * (alongU * uy + alongN * ny);
-        const jz = s * (alongU * uz + alongN * nz);
-        impulse[a] += jx;
-        impulse[a + 1] += jy;
-        impulse[a + 2] += jz;
-        impulse[b] += jx;
-        impulse[b + 1] += jy;
-        impulse[b + 2] += jz;
-        impulse[c] += jx;
-        impulse[c + 1] += jy;
-        impulse[c + 2] += jz;
+        const fx = s * (alongU * ux + alongN * nx);
+        const fy = s * (alongU * uy + alongN * ny);
+        const fz = s * (alongU * uz + alongN * nz);
+        force[a] += fx;
+        force[a + 1] += fy;
+        force[a + 2] += fz;
+        force[b] += fx;
+        force[b + 1] += fy;
+        force[b + 2] += fz;
+        force[c] += fx;
+        force[c + 1] += fy;
+        force[c + 2] += fz;
     }
     for (let p = 0; p < body.particleCount; p++) {
-        const wp = w[p];
-        if (wp === 0) {
-            continue;
-        }
         const i = 3 * p;
-        v[i] += impulse[i] * wp;
-        v[i + 1] += impulse[i + 1] * wp;
-        v[i + 2] += impulse[i + 2] * wp;
+        // The cap: |Δv| = |F| w dt may not exceed the particle's speed relative to the air.
+        const dvx = force[i] * w[p] * dt;
+        const dvy = force[i + 1] * w[p] * dt;
+        const dvz = force[i + 2] * w[p] * dt;
+        const dv2 = dvx * dvx + dvy * dvy + dvz * dvz;
+        const relative2 = (windX - v[i]) ** 2 + (windY - v[i + 1]) ** 2 + (windZ - v[i + 2]) ** 2;
+        if (dv2 > relative2) {
+            const cap = Math.sqrt(relative2 / dv2);
+            force[i] *= cap;
+            force[i + 1] *= cap;
+            force[i + 2] *= cap;
+        }
     }
 }

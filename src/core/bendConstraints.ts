@@ -1,3 +1,5 @@
+import type { ConstraintSet } from "./constraintSet.js";
+import type { StepStats } from "./stepStats.js";
 import type { SubstepContext } from "./substepContext.js";
 
 /**
@@ -7,7 +9,7 @@ import type { SubstepContext } from "./substepContext.js";
  * of the dihedral angle (they depend only on the hinge length and the two triangle normals and heights), which stay
  * bounded as long as neither triangle degenerates; degenerate configurations are skipped for that sweep.
  */
-export class BendConstraints {
+export class BendConstraints implements ConstraintSet {
     /** Four particle indices per element: wings `a`, `b`, hinge `c`, `d`. */
     public readonly indices: Int32Array;
     /** Rest dihedral angles (radians). */
@@ -18,6 +20,8 @@ export class BendConstraints {
     public compliance: number;
     /** Whether the solver projects these constraints. */
     public enabled = true;
+    /** See {@link ConstraintSet.symmetric}. */
+    public readonly symmetric = true;
 
     /**
      * @param indices four indices per element
@@ -58,9 +62,11 @@ export class BendConstraints {
         const restAngles = this.restAngles;
         const lambdas = this.lambdas;
         const count = restAngles.length;
-        const reverse = context.reverse;
+        // One loop for both directions, without a branch per constraint.
+        const first = context.reverse ? count - 1 : 0;
+        const step = context.reverse ? -1 : 1;
         for (let k = 0; k < count; k++) {
-            const e = reverse ? count - 1 - k : k;
+            const e = first + step * k;
             const ia = indices[4 * e];
             const ib = indices[4 * e + 1];
             const ic = indices[4 * e + 2];
@@ -142,6 +148,41 @@ export class BendConstraints {
             x[d] += wd * dLambda * gdx;
             x[d + 1] += wd * dLambda * gdy;
             x[d + 2] += wd * dLambda * gdz;
+        }
+    }
+    /**
+     * Writes each element's |θ − θ₀| (radians) into `residual` as the largest over the elements of each particle,
+     * and the largest and mean over the elements into `stats`.
+     */
+    public measure(x: Float64Array, residual: Float32Array, stats: StepStats): void {
+        residual.fill(0);
+        const indices = this.indices;
+        let bendMax = 0;
+        let bendSum = 0;
+        for (let e = 0; e < this.count; e++) {
+            writeHinge(x, indices[4 * e], indices[4 * e + 1], indices[4 * e + 2], indices[4 * e + 3], hinge);
+            const angle = hinge[9];
+            let error = Number.isNaN(angle) ? 0 : Math.abs(angle - this.restAngles[e]);
+            if (error > Math.PI) {
+                error = 2 * Math.PI - error;
+            }
+            bendSum += error;
+            if (error > bendMax) {
+                bendMax = error;
+            }
+            raiseResidual(residual, indices, e, error);
+        }
+        stats.maxBendResidual = bendMax;
+        stats.meanBendResidual = this.count > 0 ? bendSum / this.count : 0;
+    }
+}
+
+/** Raises the residual of the four particles of element `e` to at least `error`. */
+export function raiseResidual(residual: Float32Array, indices: Int32Array, e: number, error: number): void {
+    for (let k = 0; k < 4; k++) {
+        const p = indices[4 * e + k];
+        if (error > residual[p]) {
+            residual[p] = error;
         }
     }
 }

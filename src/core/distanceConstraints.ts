@@ -1,10 +1,11 @@
+import type { ConstraintSet } from "./constraintSet.js";
 import type { SubstepContext } from "./substepContext.js";
 
 /**
  * Distance constraints `C = |xⱼ − xᵢ| − L` (stretch and shear), projected in XPBD form.
  * One instance holds one kind for one body; the kind can be switched off and its compliance changed at any time.
  */
-export class DistanceConstraints {
+export class DistanceConstraints implements ConstraintSet {
     /** Particle index pairs. */
     public readonly indices: Int32Array;
     /** Rest lengths (metres). */
@@ -15,6 +16,8 @@ export class DistanceConstraints {
     public compliance: number;
     /** Whether the solver projects these constraints. */
     public enabled = true;
+    /** See {@link ConstraintSet.symmetric}. */
+    public readonly symmetric = false;
 
     /**
      * @param indices particle index pairs
@@ -58,9 +61,11 @@ export class DistanceConstraints {
         const rest = this.restLengths;
         const lambdas = this.lambdas;
         const count = rest.length;
-        const reverse = context.reverse;
+        // One loop for both directions, without a branch per constraint.
+        const first = context.reverse ? count - 1 : 0;
+        const step = context.reverse ? -1 : 1;
         for (let k = 0; k < count; k++) {
-            const c = reverse ? count - 1 - k : k;
+            const c = first + step * k;
             const a = indices[2 * c];
             const b = indices[2 * c + 1];
             const wa = invMass[a];
@@ -78,9 +83,9 @@ export class DistanceConstraints {
             if (length < 1e-12) {
                 continue;
             }
-            const dLambda = (rest[c] - length - alphaTilde * lambdas[c]) / (wSum + alphaTilde);
-            lambdas[c] += dLambda;
-            const s = dLambda / length;
+            // s = Δλ / |d|, with one division: Δλ = (L − |d| − α̃λ) / (wₐ + w_b + α̃).
+            const s = (rest[c] - length - alphaTilde * lambdas[c]) / ((wSum + alphaTilde) * length);
+            lambdas[c] += s * length;
             x[i] -= wa * s * dx;
             x[i + 1] -= wa * s * dy;
             x[i + 2] -= wa * s * dz;

@@ -1,6 +1,9 @@
 import { DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT } from "./aerodynamics.js";
 import { BendConstraints } from "./bendConstraints.js";
+import { colourOrder, reorderConstraints } from "./constraintColouring.js";
+import type { ConstraintSet } from "./constraintSet.js";
 import { DistanceConstraints } from "./distanceConstraints.js";
+import { ISOMETRIC_BEND_MAX_REST_ANGLE, IsometricBendConstraints } from "./isometricBendConstraints.js";
 import { ParticleContacts } from "./particleContacts.js";
 import { lumpParticleMasses } from "./particleMasses.js";
 import { PinConstraints } from "./pinConstraints.js";
@@ -18,6 +21,12 @@ export interface SoftBodyOptions {
     shearCompliance?: number;
     /** Bend compliance (rad/(N·m)). Default: stiffness 0.5. */
     bendCompliance?: number;
+    /**
+     * Bending model: `"isometric"` (quadratic isometric bending, cheap, for a cloth flat at rest), `"dihedral"` (the
+     * dihedral angle, for any rest shape) or `"auto"`: isometric when every bend element is flat at rest, else
+     * dihedral. Both give the same stiffness for small folds. Default `"auto"`.
+     */
+    bendModel?: BendModel;
     /** Volume compliance. Default 0 (every tet keeps its volume). */
     volumeCompliance?: number;
     /**
@@ -58,11 +67,18 @@ export interface SoftBodyOptions {
     windScale?: number;
 }
 
+/** Bending models of {@link SoftBodyOptions.bendModel}. */
+export type BendModel = "auto" | "isometric" | "dihedral";
+
+/** Bend elements of either model: what the measuring and the Inspector read of them. */
+export type BendSet = BendConstraints | IsometricBendConstraints;
+
 /** The defaults of {@link SoftBodyOptions}. */
 export const SOFT_BODY_DEFAULTS: Readonly<Required<SoftBodyOptions>> = {
     stretchCompliance: 0,
     shearCompliance: complianceFromStiffness(0.9, "distance"),
     bendCompliance: complianceFromStiffness(0.5, "bend"),
+    bendModel: "auto",
     volumeCompliance: 0,
     damping: 1,
     staticFriction: 0.6,
@@ -112,10 +128,12 @@ export class SoftBody {
     public readonly stretch: DistanceConstraints;
     /** Shear constraints. */
     public readonly shear: DistanceConstraints;
-    /** Bend elements. */
-    public readonly bend: BendConstraints;
+    /** Bend elements (see {@link SoftBodyOptions.bendModel}). */
+    public readonly bend: BendSet;
     /** Tet volume constraints. */
     public readonly volume: VolumeConstraints;
+    /** The constraint sets the solver sweeps, in order: stretch, shear, bend, volume. */
+    public readonly constraintSets: readonly ConstraintSet[];
     /** Weighted pins. */
     public readonly pins: PinConstraints;
     /** Long-range attachments to the weight-1 pins. */
@@ -173,8 +191,8 @@ export class SoftBody {
     public readonly _validPositions: Float64Array;
     /** @internal */
     public readonly _validVelocities: Float64Array;
-    /** Per-particle aerodynamic impulse of the current substep (scratch). @internal */
-    public readonly _aeroImpulse: Float64Array;
+    /** Aerodynamic force per particle (N, world) of the current step, added every substep (see `aerodynamics.ts`). */
+    public readonly aerodynamicForces: Float64Array;
 
     /**
      * @param descriptor particles and constraint index lists (see {@link SoftBodyDescriptor})
@@ -187,10 +205,11 @@ export class SoftBody {
         const n = positions.length / 3;
         this.particleCount = n;
         const triangles = readIndices(descriptor.triangles, 3, n, "triangle");
-        const stretch = readIndices(descriptor.stretch, 2, n, "stretch constraint");
-        const shear = readIndices(descriptor.shear, 2, n, "shear constraint");
-        const bend = readIndices(descriptor.bend, 4, n, "bend element");
-        const tets = readIndices(descriptor.tets, 4, n, "tet");
+        // Constraints are solved in colour order (see `constraintColouring.ts`), whatever order the descriptor has.
+        const stretch = colour(readIndices(descriptor.stretch, 2, n, "stretch constraint"), 2, n);
+        const shear = colour(readIndices(descriptor.shear, 2, n, "shear constraint"), 2, n);
+        const bend = colour(readIndices(descriptor.bend, 4, n, "bend element"), 4, n);
+        const tets = colour(readIndices(descriptor.tets, 4, n, "tet"), 4, n);
         this.positions = positions;
         this.previousPositions = new Float64Array(positions);
         this.velocities = new Float64Array(3 * n);
@@ -207,8 +226,9 @@ export class SoftBody {
         this.totalMass = total;
         this.stretch = new DistanceConstraints(stretch, positions, o.stretchCompliance, "stretch");
         this.shear = new DistanceConstraints(shear, positions, o.shearCompliance, "shear");
-        this.bend = new BendConstraints(bend, positions, o.bendCompliance);
+        this.bend = createBendSet(o.bendModel, bend, positions, o.bendCompliance);
         this.volume = new VolumeConstraints(tets, positions, o.volumeCompliance);
+        this.constraintSets = [this.stretch, this.shear, this.bend, this.volume];
         this.pins = new PinConstraints(positions);
         const graph = new Int32Array(stretch.length + shear.length);
         graph.set(stretch);
@@ -222,7 +242,7 @@ export class SoftBody {
         this.contactResidual = new Float32Array(n);
         this._validPositions = new Float64Array(positions);
         this._validVelocities = new Float64Array(3 * n);
-        this._aeroImpulse = new Float64Array(3 * n);
+        this.aerodynamicForces = new Float64Array(3 * n);
         this.damping = o.damping;
         this.staticFriction = o.staticFriction;
         this.kineticFriction = o.kineticFriction;
@@ -367,6 +387,28 @@ export class SoftBody {
     }
 }
 
+function colour(indices: Int32Array, arity: number, particleCount: number): Int32Array {
+    return reorderConstraints(indices, arity, colourOrder(indices, arity, particleCount));
+}
+
+/** The bend set of the chosen model; `"auto"` takes the isometric one when every element is flat at rest. */
+function createBendSet(model: BendModel, indices: Int32Array, positions: Float64Array, compliance: number): BendSet {
+    if (model === "dihedral") {
+        return new BendConstraints(indices, positions, compliance);
+    }
+    if (model === "isometric") {
+        return new IsometricBendConstraints(indices, positions, compliance);
+    }
+    // "auto": the dihedral set measures the rest angles (and reports degenerate triangles).
+    const dihedral = new BendConstraints(indices, positions, compliance);
+    for (let e = 0; e < dihedral.count; e++) {
+        if (Math.abs(dihedral.restAngles[e]) > ISOMETRIC_BEND_MAX_REST_ANGLE) {
+            return dihedral;
+        }
+    }
+    return new IsometricBendConstraints(indices, positions, compliance);
+}
+
 function weightedMean(values: Float64Array, masses: Float64Array, out: Float64Array | number[]): void {
     let x = 0;
     let y = 0;
@@ -454,6 +496,9 @@ function validateOptions(o: Required<SoftBodyOptions>): void {
     }
     if (!(o.maxContactsPerParticle >= 1) || !Number.isInteger(o.maxContactsPerParticle)) {
         throw new RangeError(`maxContactsPerParticle must be a positive integer, got ${o.maxContactsPerParticle}`);
+    }
+    if (o.bendModel !== "auto" && o.bendModel !== "isometric" && o.bendModel !== "dihedral") {
+        throw new RangeError(`bendModel must be "auto", "isometric" or "dihedral", got ${String(o.bendModel)}`);
     }
     if (!(o.overStretchRatio > 1)) {
         throw new RangeError(`overStretchRatio must be > 1, got ${o.overStretchRatio}`);

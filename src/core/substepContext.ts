@@ -14,11 +14,7 @@ export class SubstepContext {
     public invH2 = 0.1;
     /** Fraction of the step reached at the end of this substep, in (0, 1]. */
     public t = 0.1;
-    /**
-     * Whether this sweep visits the constraints back to front. Each iteration sweeps forward then backward
-     * (symmetric Gauss–Seidel): always sweeping one way biases the leftover error in one direction, and with stiff,
-     * coupled constraints (a fully stiff bend next to inextensible edges) that bias pumps energy into the cloth.
-     */
+    /** Whether the current sweep visits the constraints back to front (see `ConstraintSet.symmetric`). */
     public reverse = false;
 
     /** Sets the step length and the substep count (and so h and its inverses). */

@@ -1,10 +1,11 @@
+import type { ConstraintSet } from "./constraintSet.js";
 import type { SubstepContext } from "./substepContext.js";
 
 /**
  * Tetrahedral volume constraints `C = V − V₀` with `V = ((b − a) × (c − a)) · (d − a) / 6`: what keeps a soft body
  * from collapsing into a pancake while its edges keep their lengths.
  */
-export class VolumeConstraints {
+export class VolumeConstraints implements ConstraintSet {
     /** Four particle indices per tetrahedron. */
     public readonly indices: Int32Array;
     /** Rest volumes (m³), all positive. */
@@ -15,6 +16,8 @@ export class VolumeConstraints {
     public compliance: number;
     /** Whether the solver projects these constraints. */
     public enabled = true;
+    /** See {@link ConstraintSet.symmetric}. */
+    public readonly symmetric = false;
 
     /**
      * @param indices four indices per tet, positively oriented
@@ -55,9 +58,11 @@ export class VolumeConstraints {
         const restVolumes = this.restVolumes;
         const lambdas = this.lambdas;
         const count = restVolumes.length;
-        const reverse = context.reverse;
+        // One loop for both directions, without a branch per constraint.
+        const first = context.reverse ? count - 1 : 0;
+        const step = context.reverse ? -1 : 1;
         for (let k = 0; k < count; k++) {
-            const t = reverse ? count - 1 - k : k;
+            const t = first + step * k;
             const ia = indices[4 * t];
             const ib = indices[4 * t + 1];
             const ic = indices[4 * t + 2];

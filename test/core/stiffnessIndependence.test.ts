@@ -29,15 +29,18 @@ describe("stiffness does not depend on the quality tier", () => {
         return rest - minY(body);
     }
 
-    test("the sag of a hanging cloth at 4 and 20 substeps agrees within 5%", () => {
+    test("the sag of a hanging cloth at 4, 10 (the default) and 40 substeps agrees within 10%, 2%", () => {
         const coarse = sag(4);
-        const fine = sag(20);
-        console.log(`sag at 4 substeps ${coarse.toFixed(4)} m, at 20 substeps ${fine.toFixed(4)} m`);
+        const standard = sag(10);
+        const fine = sag(40);
+        console.log(`sag at 4 substeps ${coarse.toFixed(4)} m, at 10 ${standard.toFixed(4)} m, at 40 ${fine.toFixed(4)} m`);
         // The cloth must really stretch for the comparison to mean anything (≥ 2% of its 1 m length).
         expect(fine).toBeGreaterThan(0.02);
-        // 5%: Gauss–Seidel with one iteration leaves a residual that shrinks with h; at 4 substeps the cloth is
-        // slightly stiffer, the remaining difference comes from that residual, not from the compliance.
-        expect(Math.abs(coarse - fine) / fine).toBeLessThan(0.05);
+        // One Gauss–Seidel sweep per substep leaves a residual that shrinks with h. At 4 substeps (4 sweeps a step)
+        // it makes this soft, untethered cloth 8% softer than converged; at the default 10 about 1%. Plain PBD would
+        // sag several times more at 4 than at 40, since its stiffness itself depends on the sweeps.
+        expect(Math.abs(coarse - fine) / fine).toBeLessThan(0.1);
+        expect(Math.abs(standard - fine) / fine).toBeLessThan(0.02);
     });
 
     /** Volume ratio of a heavy, soft tet block resting on the ground under its own weight. */

@@ -1,0 +1,197 @@
+import { ColliderMotion, type Collider } from "./collider.js";
+import { ColliderGrid } from "./colliderGrid.js";
+import type { ColliderShape } from "./colliderShape.js";
+import type { SoftBody } from "./softBody.js";
+import type { SubstepContext } from "./substepContext.js";
+
+/**
+ * The broad phase between soft bodies and colliders: every collider shape is a slot with world bounds swept over the
+ * step, the slots go into a uniform grid once per step, and each free particle's swept box finds its candidate
+ * slots there. Contacts are then solved per substep against the candidates only.
+ */
+export class ColliderBroadPhase {
+    /** The collider of each slot. */
+    public slotColliders: Collider[] = [];
+    /** The shape of each slot. */
+    public slotShapes: ColliderShape[] = [];
+    /** Whether any collider has restitution (then every body records approach speeds). */
+    public anyRestitution = false;
+    /** Whether the slots must be rebuilt before the next step (a collider was added or removed). */
+    public slotsDirty = true;
+
+    private readonly _grid: ColliderGrid;
+    private readonly _gridCapacity: number;
+    private readonly _query = new Int32Array(32);
+    private readonly _box = new Float64Array(6);
+
+    /**
+     * @param cellSize grid cell edge (m)
+     * @param gridCapacity grid entries (shape × cell) at most
+     */
+    public constructor(cellSize: number, gridCapacity: number) {
+        this._grid = new ColliderGrid(cellSize);
+        this._gridCapacity = gridCapacity;
+    }
+
+    /** Grid entries at most (the capacity reported when the grid overflows). */
+    public get gridCapacity(): number {
+        return this._gridCapacity;
+    }
+
+    /**
+     * Rebuilds the slots if needed, sweeps their bounds over the step and fills the grid. Returns whether the grid
+     * overflowed (then some shapes are missing from some cells).
+     */
+    public build(colliders: readonly Collider[], context: SubstepContext): boolean {
+        if (this.slotsDirty) {
+            this._rebuildSlots(colliders);
+        }
+        this._updateSlotBounds(context);
+        this._grid.build(this.slotColliders.length);
+        return this._grid.overflowed;
+    }
+
+    /**
+     * Each free particle's box, swept over the step by its velocity, against the grid: the candidates go into
+     * `body.contacts` (which flags `overflowed` when its capacity or one grid query runs out).
+     */
+    public findContacts(body: SoftBody, context: SubstepContext, gravity: Float64Array): void {
+        const contacts = body.contacts;
+        contacts.count = 0;
+        contacts.overflowed = false;
+        if (this.slotColliders.length === 0) {
+            return;
+        }
+        const dt = context.dt;
+        const x = body.positions;
+        const v = body.velocities;
+        const g = gravity;
+        const pad = body.thickness * 2 + Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * dt * dt;
+        const query = this._query;
+        for (let p = 0; p < body.particleCount; p++) {
+            if (body.inverseMasses[p] === 0) {
+                continue;
+            }
+            const i = p * 3;
+            const ex = x[i] + v[i] * dt;
+            const ey = x[i + 1] + v[i + 1] * dt;
+            const ez = x[i + 2] + v[i + 2] * dt;
+            const box = this._box;
+            box[0] = Math.min(x[i], ex) - pad;
+            box[1] = Math.min(x[i + 1], ey) - pad;
+            box[2] = Math.min(x[i + 2], ez) - pad;
+            box[3] = Math.max(x[i], ex) + pad;
+            box[4] = Math.max(x[i + 1], ey) + pad;
+            box[5] = Math.max(x[i + 2], ez) + pad;
+            const found = this._grid.query(box, query);
+            if (found === query.length) {
+                // More shapes overlap this particle than one query holds: the farthest ones may be missed.
+                contacts.overflowed = true;
+            }
+            for (let k = 0; k < found; k++) {
+                const slot = query[k];
+                const collider = this.slotColliders[slot];
+                if ((collider.membership & body.collideWith) !== 0 && (collider.collideWith & body.membership) !== 0) {
+                    contacts.add(p, slot);
+                }
+            }
+        }
+    }
+
+    /** Flattens the colliders' shapes into broad-phase slots. Allocates: runs only after colliders changed. */
+    private _rebuildSlots(colliders: readonly Collider[]): void {
+        this.slotColliders = [];
+        this.slotShapes = [];
+        this.anyRestitution = false;
+        for (const collider of colliders) {
+            for (const shape of collider.shapes) {
+                this.slotColliders.push(collider);
+                this.slotShapes.push(shape);
+            }
+            this.anyRestitution ||= collider.restitution > 0;
+        }
+        this._grid.reserve(this.slotColliders.length, this._gridCapacity);
+        this.slotsDirty = false;
+    }
+
+    /** World bounds of every slot, swept over the step by the collider's velocities. */
+    private _updateSlotBounds(context: SubstepContext): void {
+        const bounds = this._grid.bounds;
+        for (let s = 0; s < this.slotColliders.length; s++) {
+            const dt = context.dt;
+            const collider = this.slotColliders[s];
+            const local = this.slotShapes[s].bounds;
+            const o = s * 6;
+            if (local[0] - local[0] !== 0) {
+                for (let axis = 0; axis < 3; axis++) {
+                    bounds[o + axis] = -Infinity;
+                    bounds[o + 3 + axis] = Infinity;
+                }
+                continue;
+            }
+            const m = collider._matrix;
+            const cx = (local[0] + local[3]) / 2;
+            const cy = (local[1] + local[4]) / 2;
+            const cz = (local[2] + local[5]) / 2;
+            const hx = (local[3] - local[0]) / 2;
+            const hy = (local[4] - local[1]) / 2;
+            const hz = (local[5] - local[2]) / 2;
+            let sweep = 0;
+            if (collider.motion !== ColliderMotion.Static) {
+                const v = collider.linearVelocity;
+                const w = collider.angularVelocity;
+                const wx = collider.position[0] + m[0] * cx + m[1] * cy + m[2] * cz - collider._com[0];
+                const wy = collider.position[1] + m[3] * cx + m[4] * cy + m[5] * cz - collider._com[1];
+                const wz = collider.position[2] + m[6] * cx + m[7] * cy + m[8] * cz - collider._com[2];
+                const reach = Math.sqrt(wx * wx + wy * wy + wz * wz) + Math.sqrt(hx * hx + hy * hy + hz * hz);
+                sweep = (Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + Math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) * reach) * dt;
+            }
+            for (let axis = 0; axis < 3; axis++) {
+                const r = axis * 3;
+                const center = collider.position[axis] + m[r] * cx + m[r + 1] * cy + m[r + 2] * cz;
+                const half = Math.abs(m[r]) * hx + Math.abs(m[r + 1]) * hy + Math.abs(m[r + 2]) * hz + sweep;
+                bounds[o + axis] = center - half;
+                bounds[o + 3 + axis] = center + half;
+            }
+        }
+    }
+
+    /** Whether a moving collider's swept bounds come within reach of a sleeping body. */
+    public movingColliderNear(body: SoftBody): boolean {
+        if (this.slotColliders.length === 0) {
+            return false;
+        }
+        const x = body.positions;
+        let minX = Infinity;
+        let minY = Infinity;
+        let minZ = Infinity;
+        let maxX = -Infinity;
+        let maxY = -Infinity;
+        let maxZ = -Infinity;
+        for (let k = 0; k < x.length; k += 3) {
+            minX = Math.min(minX, x[k]);
+            minY = Math.min(minY, x[k + 1]);
+            minZ = Math.min(minZ, x[k + 2]);
+            maxX = Math.max(maxX, x[k]);
+            maxY = Math.max(maxY, x[k + 1]);
+            maxZ = Math.max(maxZ, x[k + 2]);
+        }
+        const pad = body.thickness * 2;
+        const bounds = this._grid.bounds;
+        for (let s = 0; s < this.slotColliders.length; s++) {
+            const collider = this.slotColliders[s];
+            if (collider.motion === ColliderMotion.Static) {
+                continue;
+            }
+            const v = collider.linearVelocity;
+            const w = collider.angularVelocity;
+            const moving = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > body.sleepVelocity ** 2 || w[0] * w[0] + w[1] * w[1] + w[2] * w[2] > 1e-6;
+            const o = s * 6;
+            if (moving && bounds[o] <= maxX + pad && bounds[o + 3] >= minX - pad && bounds[o + 1] <= maxY + pad &&
+                bounds[o + 4] >= minY - pad && bounds[o + 2] <= maxZ + pad && bounds[o + 5] >= minZ - pad) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,240 @@
+import type { ConstraintSet } from "./constraintSet.js";
+import { dihedralAngle, raiseResidual } from "./bendConstraints.js";
+import type { StepStats } from "./stepStats.js";
+import type { SubstepContext } from "./substepContext.js";
+
+/** Largest rest dihedral angle (radians) a hinge may have for the isometric model, which assumes a flat rest shape. */
+export const ISOMETRIC_BEND_MAX_REST_ANGLE = 1e-3;
+
+/**
+ * Isometric quadratic bending (Bergou et al. 2006) for cloth that is flat at rest. For the hinge `c–d` shared by
+ * triangles `(a, c, d)` and `(b, d, c)`, `s = Kₐxₐ + K_b x_b + K_c x_c + K_d x_d` with cotangent weights fixed at rest:
+ * `s` vanishes for every affine (in particular every flat) placement of the four particles, and a fold of angle θ
+ * about a hinge of rest length |e| gives `s ≈ |e| θ n`, along the element's normal `n`. The constraint is the normal
+ * part `C = s·n/|n|` with compliance `α |e|²`, so a small fold costs the same energy `θ² / 2α` as in the dihedral
+ * model ({@link BendConstraints}) with compliance α. Taking only the normal part matters for stretchy cloth: an
+ * uneven stretch within the plane gives `s` an in-plane part, which is not bending and must not be resisted.
+ *
+ * Per element that is four weighted sums, one cross product and one square root, against the dihedral model's two
+ * cross products, an `atan2` and its gradient algebra. It needs a flat rest shape
+ * (every rest angle within {@link ISOMETRIC_BEND_MAX_REST_ANGLE}); the body chooses the model (see
+ * `SoftBodyOptions.bendModel`).
+ */
+export class IsometricBendConstraints implements ConstraintSet {
+    /** Four particle indices per element: wings `a`, `b`, hinge `c`, `d` (as {@link BendConstraints}). */
+    public readonly indices: Int32Array;
+    /** Rest dihedral angles (radians): all within {@link ISOMETRIC_BEND_MAX_REST_ANGLE} of 0. For the residuals. */
+    public readonly restAngles: Float64Array;
+    /** Cotangent weights `Kₐ, K_b, K_c, K_d` per element. */
+    public readonly weights: Float64Array;
+    /** Squared rest hinge length per element (m²): the compliance scale. */
+    public readonly hingeLengths2: Float64Array;
+    /** Lagrange multipliers of the current substep. */
+    public readonly lambdas: Float64Array;
+    /** XPBD compliance α of the equivalent dihedral model (rad/(N·m)); 0 is rigid. */
+    public compliance: number;
+    /** Whether the solver projects these constraints. */
+    public enabled = true;
+    /** See {@link ConstraintSet.symmetric}. */
+    public readonly symmetric = true;
+
+    /**
+     * @param indices four indices per element
+     * @param positions rest positions (flat around every hinge)
+     * @param compliance initial compliance
+     * @throws Error naming the element when a triangle is degenerate or a hinge is not flat at rest
+     */
+    public constructor(indices: Int32Array, positions: Float64Array, compliance: number) {
+        const count = indices.length >> 2;
+        this.indices = indices;
+        this.restAngles = new Float64Array(count);
+        this.weights = new Float64Array(4 * count);
+        this.hingeLengths2 = new Float64Array(count);
+        this.lambdas = new Float64Array(count);
+        this.compliance = compliance;
+        for (let e = 0; e < count; e++) {
+            const ia = indices[4 * e];
+            const ib = indices[4 * e + 1];
+            const ic = indices[4 * e + 2];
+            const id = indices[4 * e + 3];
+            const angle = dihedralAngle(positions, ia, ib, ic, id);
+            if (Number.isNaN(angle)) {
+                throw new Error(`bend element ${e} (particles ${ia}, ${ib}, ${ic}, ${id}) has a degenerate triangle`);
+            }
+            if (Math.abs(angle) > ISOMETRIC_BEND_MAX_REST_ANGLE) {
+                throw new Error(
+                    `bend element ${e} (particles ${ia}, ${ib}, ${ic}, ${id}) is folded ${angle.toFixed(4)} rad at rest: ` +
+                        `isometric bending needs a flat rest shape (use the dihedral model)`,
+                );
+            }
+            this.restAngles[e] = angle;
+            // Interior angles at the hinge ends: (c, d) in triangle (a, c, d), and in triangle (b, d, c).
+            const cotC1 = cotangent(positions, ic, id, ia);
+            const cotD1 = cotangent(positions, id, ic, ia);
+            const cotC2 = cotangent(positions, ic, id, ib);
+            const cotD2 = cotangent(positions, id, ic, ib);
+            this.weights[4 * e] = -(cotC1 + cotD1);
+            this.weights[4 * e + 1] = -(cotC2 + cotD2);
+            this.weights[4 * e + 2] = cotD1 + cotD2;
+            this.weights[4 * e + 3] = cotC1 + cotC2;
+            const c = 3 * ic;
+            const d = 3 * id;
+            this.hingeLengths2[e] = (positions[d] - positions[c]) ** 2 + (positions[d + 1] - positions[c + 1]) ** 2 + (positions[d + 2] - positions[c + 2]) ** 2;
+        }
+    }
+
+    /** Number of elements. */
+    public get count(): number {
+        return this.restAngles.length;
+    }
+
+    /** One Gauss–Seidel sweep with `α̃ = α |e|² / h²` per element. */
+    public project(x: Float64Array, invMass: Float64Array, context: SubstepContext): void {
+        if (this.lambdas.length === 0) {
+            return;
+        }
+        const alphaScale = this.compliance * context.invH2;
+        const indices = this.indices;
+        const weights = this.weights;
+        const hingeLengths2 = this.hingeLengths2;
+        const lambdas = this.lambdas;
+        const count = lambdas.length;
+        const first = context.reverse ? count - 1 : 0;
+        const step = context.reverse ? -1 : 1;
+        for (let k = 0; k < count; k++) {
+            const e = first + step * k;
+            const ia = indices[4 * e];
+            const ib = indices[4 * e + 1];
+            const ic = indices[4 * e + 2];
+            const id = indices[4 * e + 3];
+            const a = 3 * ia;
+            const b = 3 * ib;
+            const c = 3 * ic;
+            const d = 3 * id;
+            const ka = weights[4 * e];
+            const kb = weights[4 * e + 1];
+            const kc = weights[4 * e + 2];
+            const kd = weights[4 * e + 3];
+            // Relative to c (the weights sum to zero): s = Kₐ(xₐ − x_c) + K_b(x_b − x_c) + K_d(x_d − x_c).
+            const cx = x[c];
+            const cy = x[c + 1];
+            const cz = x[c + 2];
+            const acx = x[a] - cx;
+            const acy = x[a + 1] - cy;
+            const acz = x[a + 2] - cz;
+            const bcx = x[b] - cx;
+            const bcy = x[b + 1] - cy;
+            const bcz = x[b + 2] - cz;
+            const dcx = x[d] - cx;
+            const dcy = x[d + 1] - cy;
+            const dcz = x[d + 2] - cz;
+            const sx = ka * acx + kb * bcx + kd * dcx;
+            const sy = ka * acy + kb * bcy + kd * dcy;
+            const sz = ka * acz + kb * bcz + kd * dcz;
+            // The element's normal: the hinge crossed with the wing-to-wing vector (both triangles' mean normal).
+            const fx = bcx - acx;
+            const fy = bcy - acy;
+            const fz = bcz - acz;
+            const nx = dcy * fz - dcz * fy;
+            const ny = dcz * fx - dcx * fz;
+            const nz = dcx * fy - dcy * fx;
+            const n2 = nx * nx + ny * ny + nz * nz;
+            if (n2 < 1e-30) {
+                continue;
+            }
+            const wa = invMass[ia];
+            const wb = invMass[ib];
+            const wc = invMass[ic];
+            const wd = invMass[id];
+            const alphaTilde = alphaScale * hingeLengths2[e];
+            const denominator = wa * ka * ka + wb * kb * kb + wc * kc * kc + wd * kd * kd + alphaTilde;
+            if (denominator === 0) {
+                continue;
+            }
+            // C = s·n/|n|, with gradients Kᵢ n/|n| (n held fixed over the projection). Each particle moves along n
+            // by wᵢ Kᵢ Δλ/|n| times n; Δλ = (−C − α̃λ) / Σ wᵢKᵢ² + α̃ = (−s·n/|n| − α̃λ) / denominator.
+            const length = Math.sqrt(n2);
+            const t = (-(sx * nx + sy * ny + sz * nz) / length - alphaTilde * lambdas[e]) / (denominator * length);
+            lambdas[e] += t * length;
+            const fa = wa * ka * t;
+            const fb = wb * kb * t;
+            const fc = wc * kc * t;
+            const fd = wd * kd * t;
+            x[a] += fa * nx;
+            x[a + 1] += fa * ny;
+            x[a + 2] += fa * nz;
+            x[b] += fb * nx;
+            x[b + 1] += fb * ny;
+            x[b + 2] += fb * nz;
+            x[c] += fc * nx;
+            x[c + 1] += fc * ny;
+            x[c + 2] += fc * nz;
+            x[d] += fd * nx;
+            x[d + 1] += fd * ny;
+            x[d + 2] += fd * nz;
+        }
+    }
+    /**
+     * Writes each element's bend estimate `|C| / |e|` (radians: the fold angle for small folds, as the constraint
+     * measures it) into `residual` as the largest over the elements of each particle, and the largest and mean over
+     * the elements into `stats`. No trigonometry: this costs about what one projection sweep does.
+     */
+    public measure(x: Float64Array, residual: Float32Array, stats: StepStats): void {
+        residual.fill(0);
+        const indices = this.indices;
+        const weights = this.weights;
+        let bendMax = 0;
+        let bendSum = 0;
+        for (let e = 0; e < this.count; e++) {
+            const a = 3 * indices[4 * e];
+            const b = 3 * indices[4 * e + 1];
+            const c = 3 * indices[4 * e + 2];
+            const d = 3 * indices[4 * e + 3];
+            let error = 0;
+            const acx = x[a] - x[c];
+            const acy = x[a + 1] - x[c + 1];
+            const acz = x[a + 2] - x[c + 2];
+            const bcx = x[b] - x[c];
+            const bcy = x[b + 1] - x[c + 1];
+            const bcz = x[b + 2] - x[c + 2];
+            const dcx = x[d] - x[c];
+            const dcy = x[d + 1] - x[c + 1];
+            const dcz = x[d + 2] - x[c + 2];
+            const fx = bcx - acx;
+            const fy = bcy - acy;
+            const fz = bcz - acz;
+            const nx = dcy * fz - dcz * fy;
+            const ny = dcz * fx - dcx * fz;
+            const nz = dcx * fy - dcy * fx;
+            const n2 = nx * nx + ny * ny + nz * nz;
+            if (n2 >= 1e-30) {
+                const ka = weights[4 * e];
+                const kb = weights[4 * e + 1];
+                const kd = weights[4 * e + 3];
+                const sn = (ka * acx + kb * bcx + kd * dcx) * nx + (ka * acy + kb * bcy + kd * dcy) * ny + (ka * acz + kb * bcz + kd * dcz) * nz;
+                error = Math.abs(sn) / Math.sqrt(n2 * this.hingeLengths2[e]);
+            }
+            bendSum += error;
+            if (error > bendMax) {
+                bendMax = error;
+            }
+            raiseResidual(residual, indices, e, error);
+        }
+        stats.maxBendResidual = bendMax;
+        stats.meanBendResidual = this.count > 0 ? bendSum / this.count : 0;
+    }
+}
+
+/** Cotangent of the angle at particle `p` of the triangle `p, q, r`. */
+function cotangent(x: Float64Array, p: number, q: number, r: number): number {
+    const ux = x[3 * q] - x[3 * p];
+    const uy = x[3 * q + 1] - x[3 * p + 1];
+    const uz = x[3 * q + 2] - x[3 * p + 2];
+    const vx = x[3 * r] - x[3 * p];
+    const vy = x[3 * r + 1] - x[3 * p + 1];
+    const vz = x[3 * r + 2] - x[3 * p + 2];
+    const cx = uy * vz - uz * vy;
+    const cy = uz * vx - ux * vz;
+    const cz = ux * vy - uy * vx;
+    return (ux * vx + uy * vy + uz * vz) / Math.sqrt(cx * cx + cy * cy + cz * cz);
+}
