@@ -3,9 +3,15 @@
  *
  * Before each core step every physics v2 body of the scene (found with `physicsEngine.getBodies()`, so bodies
  * added or removed at any time are picked up) has a {@link Collider} whose shapes come from
- * {@link readHavokShape} and whose motion type, mass properties, pose, velocities, friction, restitution and
- * collision filter are refreshed from Havok. After the core step, the impulse the soft bodies put on each dynamic
+ * {@link readHavokShape} and whose motion type, pose, velocities, friction, restitution and collision filter are
+ * refreshed from Havok (mass properties when they change). After the core step, the impulse the soft bodies put on each dynamic
  * collider is applied to its Havok body, before Havok steps, so momentum is exchanged both ways.
+ *
+ * Garbage: the sync keeps everything it reads in preallocated arrays and vectors, and reads a body's mass properties
+ * only when it first sees the body and when `setMassProperties` changed them. What still allocates per body and
+ * step is inside Havok's bindings, which return every value they read as new arrays (motion type, pose, collision
+ * filter, and the velocities behind `getLinearVelocityToRef` / `getAngularVelocityToRef`), and Babylon's
+ * `applyImpulse` / `applyAngularImpulse`, which build arrays for them.
  */
 import type { Nullable } from "@babylonjs/core/types";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
@@ -14,9 +20,14 @@ import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin
 import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody";
 import type { PhysicsEngine } from "@babylonjs/core/Physics/v2/physicsEngine";
 import type { PhysicsShape } from "@babylonjs/core/Physics/v2/physicsShape";
-import { PhysicsMotionType, PhysicsPrestepType, PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
+import {
+    PhysicsMotionType,
+    PhysicsPrestepType,
+    PhysicsShapeType,
+    type PhysicsMassProperties,
+} from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
 import { Collider, ColliderMotion, type XpbdWorld } from "../core/index.js";
-import { readHavokMotion, readHavokShape } from "./havokShapeReader.js";
+import { readHavokMassProperties, readHavokPose, readHavokShape, readHavokShapeFilter } from "./havokShapeReader.js";
 
 /** One Havok body and its collider. */
 interface ColliderEntry {
@@ -28,6 +39,23 @@ interface ColliderEntry {
     seen: number;
     /** World centre of mass at the start of the step (where Havok applies impulses). */
     com: Float64Array;
+    /** Mass in kg, as Havok reported it when last read. */
+    mass: number;
+    /** Principal moments in kg·m², read with {@link mass}. */
+    inertia: Float64Array;
+    /** Rotation from the principal axes to the body frame, read with {@link mass}. */
+    inertiaOrientation: Float64Array;
+    /** Centre of mass in the body frame, read with {@link mass}. */
+    centerOfMass: Float64Array;
+    /** The `setMassProperties` argument Babylon kept for the body when the mass properties were last read (undefined before). */
+    massInput: PhysicsMassProperties | undefined;
+    /** Its values then: mass, centre of mass, inertia, inertia orientation (NaN where unset). */
+    massInputValues: Float64Array;
+}
+
+/** The Babylon-side data of a (non-instanced) Havok body: what `setMassProperties` last received. */
+interface BodyMassInput {
+    userMassProps: PhysicsMassProperties;
 }
 
 /**
@@ -50,6 +78,10 @@ export class HavokColliderSync {
     private readonly _impulse = new Vector3();
     private readonly _point = new Vector3();
     private readonly _angular = new Vector3();
+    private readonly _linearVelocity = new Vector3();
+    private readonly _angularVelocity = new Vector3();
+    private readonly _pose = new Float64Array(7);
+    private readonly _filter = new Float64Array(2);
 
     /**
      * @param _plugin the scene's Havok plugin
@@ -156,7 +188,19 @@ export class HavokColliderSync {
         // Built static; the real motion type and mass properties are set by the refresh that follows.
         const collider = new Collider(shapes);
         collider.userData = body;
-        const entry: ColliderEntry = { body, shape, collider, seen: 0, com: new Float64Array(3) };
+        const entry: ColliderEntry = {
+            body,
+            shape,
+            collider,
+            seen: 0,
+            com: new Float64Array(3),
+            mass: 0,
+            inertia: new Float64Array(3),
+            inertiaOrientation: new Float64Array([0, 0, 0, 1]),
+            centerOfMass: new Float64Array(3),
+            massInput: undefined,
+            massInputValues: new Float64Array(MASS_INPUT_VALUES),
+        };
         this._entries.push(entry);
         this._byBody.set(body, entry);
         this._world.addCollider(collider);
@@ -170,47 +214,79 @@ export class HavokColliderSync {
     }
 
     private _refresh(entry: ColliderEntry, dt: number): void {
-        const { body, collider } = entry;
-        // Reading Havok through its bindings allocates small arrays; everything kept is written in place.
-        const state = readHavokMotion(this._plugin, body);
+        const { body, collider, shape } = entry;
+        const plugin = this._plugin;
+        // Havok's bindings allocate small arrays for what they return; everything kept is written in place.
+        const motionType = plugin.getMotionType(body);
+        if (massInputChanged(entry, (body._pluginData as BodyMassInput).userMassProps)) {
+            const mass = readHavokMassProperties(plugin, body);
+            entry.mass = mass.mass;
+            entry.inertia.set(mass.inertia);
+            entry.inertiaOrientation.set(mass.inertiaOrientation);
+            entry.centerOfMass.set(mass.centerOfMass);
+        }
         let motion =
-            state.motionType === PhysicsMotionType.DYNAMIC
+            motionType === PhysicsMotionType.DYNAMIC
                 ? ColliderMotion.Dynamic
-                : state.motionType === PhysicsMotionType.ANIMATED
+                : motionType === PhysicsMotionType.ANIMATED
                   ? ColliderMotion.Kinematic
                   : ColliderMotion.Static;
-        if (motion === ColliderMotion.Dynamic && !(state.mass > 0 && state.inertia.every((i) => i > 0))) {
+        const inertia = entry.inertia;
+        if (motion === ColliderMotion.Dynamic && !(entry.mass > 0 && inertia[0] > 0 && inertia[1] > 0 && inertia[2] > 0)) {
             motion = ColliderMotion.Kinematic;
         }
-        collider.motion = motion;
+        // Number fields are written only when they change: V8 may box a number written into an object field.
+        if (collider.motion !== motion) {
+            collider.motion = motion;
+        }
         if (motion === ColliderMotion.Dynamic) {
-            collider.mass = state.mass;
-            collider.inertia.set(state.inertia);
-            collider.inertiaRotation.set(state.inertiaOrientation);
+            if (collider.mass !== entry.mass) {
+                collider.mass = entry.mass;
+            }
+            collider.inertia.set(inertia);
+            collider.inertiaRotation.set(entry.inertiaOrientation);
         }
-        collider.centerOfMass.set(state.centerOfMass);
-        const shape = entry.shape;
+        collider.centerOfMass.set(entry.centerOfMass);
+        // Babylon keeps the material it read (or was given) on the shape.
         const material = shape.material;
-        collider.friction = material.friction ?? 0.5;
-        collider.restitution = material.restitution ?? 0;
-        if (shape.type === PhysicsShapeType.CONTAINER) {
-            collider.membership = 0xffffffff;
-            collider.collideWith = 0xffffffff;
-        } else {
-            collider.membership = state.filterMembershipMask;
-            collider.collideWith = state.filterCollideMask;
+        const friction = material.friction ?? 0.5;
+        const restitution = material.restitution ?? 0;
+        if (collider.friction !== friction) {
+            collider.friction = friction;
         }
-        const [x, y, z] = state.position;
-        const [qx, qy, qz, qw] = state.rotation;
-        collider.setPose(x, y, z, qx, qy, qz, qw);
+        if (collider.restitution !== restitution) {
+            collider.restitution = restitution;
+        }
+        let membership = 0xffffffff;
+        let collideWith = 0xffffffff;
+        if (shape.type !== PhysicsShapeType.CONTAINER) {
+            const filter = this._filter;
+            readHavokShapeFilter(plugin, shape, filter);
+            membership = filter[0];
+            collideWith = filter[1];
+        }
+        if (collider.membership !== membership) {
+            collider.membership = membership;
+        }
+        if (collider.collideWith !== collideWith) {
+            collider.collideWith = collideWith;
+        }
+        const pose = this._pose;
+        readHavokPose(plugin, body, pose);
+        collider.setPose(pose[0], pose[1], pose[2], pose[3], pose[4], pose[5], pose[6]);
         entry.com.set(collider._com);
         const prestep = body.getPrestepType();
         if (motion === ColliderMotion.Kinematic && (prestep === PhysicsPrestepType.TELEPORT || prestep === PhysicsPrestepType.ACTION)) {
             this._velocityTowardsNode(entry, dt);
+        } else if (motionType === PhysicsMotionType.STATIC) {
+            // Havok keeps static bodies at rest (it reads their velocities back as zero).
+            collider.setVelocity(0, 0, 0, 0, 0, 0);
         } else {
-            const v = state.linearVelocity;
-            const w = state.angularVelocity;
-            collider.setVelocity(v[0], v[1], v[2], w[0], w[1], w[2]);
+            const v = this._linearVelocity;
+            const w = this._angularVelocity;
+            body.getLinearVelocityToRef(v);
+            body.getAngularVelocityToRef(w);
+            collider.setVelocity(v.x, v.y, v.z, w.x, w.y, w.z);
         }
     }
 
@@ -240,6 +316,45 @@ export class HavokColliderSync {
         const com = collider._com;
         collider.setVelocity((tx - com[0]) / dt, (ty - com[1]) / dt, (tz - com[2]) / dt, dx * k, dy * k, dz * k);
     }
+}
+
+/** Numbers in {@link ColliderEntry.massInputValues}. */
+const MASS_INPUT_VALUES = 11;
+
+/**
+ * Whether the body's mass properties may have changed since they were last read (always true the first time):
+ * Babylon's `setMassProperties` keeps its argument on the body, so a new argument, or new values in the same one,
+ * means new mass properties. Records the argument and its values when it returns true.
+ */
+function massInputChanged(entry: ColliderEntry, input: PhysicsMassProperties): boolean {
+    const values = entry.massInputValues;
+    let changed = entry.massInput === undefined || entry.massInput !== input;
+    changed = record(values, 0, input.mass) || changed;
+    const c = input.centerOfMass;
+    changed = record(values, 1, c?.x) || changed;
+    changed = record(values, 2, c?.y) || changed;
+    changed = record(values, 3, c?.z) || changed;
+    const i = input.inertia;
+    changed = record(values, 4, i?.x) || changed;
+    changed = record(values, 5, i?.y) || changed;
+    changed = record(values, 6, i?.z) || changed;
+    const q = input.inertiaOrientation;
+    changed = record(values, 7, q?.x) || changed;
+    changed = record(values, 8, q?.y) || changed;
+    changed = record(values, 9, q?.z) || changed;
+    changed = record(values, 10, q?.w) || changed;
+    entry.massInput = input;
+    return changed;
+}
+
+/** Stores `value` (NaN for undefined) at `values[index]`; returns whether it differs from what was there. */
+function record(values: Float64Array, index: number, value: number | undefined): boolean {
+    const v = value === undefined ? NaN : value;
+    if (Object.is(values[index], v)) {
+        return false;
+    }
+    values[index] = v;
+    return true;
 }
 
 // Components of the vector (x, y, z) rotated by the unit quaternion (qx, qy, qz, qw).

@@ -576,11 +576,13 @@ export abstract class SoftImpostor {
         this._renderDirty = true;
     }
 
-    /** Rewrites the render mesh if a step ran since the last write. @internal */
-    public _beforeRender(): void {
+    /** Rewrites the render mesh if a step ran since the last write; returns whether it did. @internal */
+    public _beforeRender(): boolean {
         if (this._renderDirty) {
             this.updateRenderMesh();
+            return true;
         }
+        return false;
     }
 
     /** Forwards a core event to the matching observable. @internal */

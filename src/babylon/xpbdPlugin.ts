@@ -31,6 +31,45 @@ export interface XpbdPluginOptions {
     wind?: Vector3;
     /** Air density ρ in kg/m³ (≥ 0; 0 turns aerodynamics off, still-air drag included). Default 1.2 (air at 20 °C, sea level). */
     airDensity?: number;
+    /** Whether to time each phase of the plugin's work into {@link XpbdPlugin.timings}. Default false. */
+    profile?: boolean;
+}
+
+/**
+ * Milliseconds spent in each phase of the plugin's work, written by {@link XpbdPlugin} while
+ * {@link XpbdPlugin.profile} is on (all 0 until then; values stay as they were when it is turned off). The step
+ * phases hold the last Havok step's figures (with `physicsEngine.setSubTimeStep` a frame may run several steps, or
+ * none), {@link renderSyncMs} the last render-mesh write. One object per plugin, updated in place.
+ *
+ * The plugin's own cost, beside the solver's, is `pinTargetsMs + colliderSyncMs + impulsesMs + eventsMs +
+ * renderSyncMs`.
+ */
+export interface XpbdPluginTimings {
+    /** Pin drivers: every `pinTo` target's world matrix read into its particles' end-of-step pin targets. */
+    pinTargetsMs: number;
+    /**
+     * Collider sync: Havok bodies added and removed, and each body's motion type, pose, velocities, mass
+     * properties, material and collision filter read into its core collider.
+     */
+    colliderSyncMs: number;
+    /** The core solver's step (`world.step`, which also reports its own time as `stats.stepMs`). */
+    coreStepMs: number;
+    /** Impulse hand-back: `applyImpulse` / `applyAngularImpulse` on every dynamic Havok body the soft bodies touched. */
+    impulsesMs: number;
+    /** Events: the impostors' observables (sleep, wake, over-stretch, invalid state) and {@link XpbdPlugin.onAfterStepObservable}, observers included. */
+    eventsMs: number;
+    /**
+     * Havok's step: from the end of the plugin's `onBeforePhysicsObservable` observer to the start of
+     * `onAfterPhysicsObservable` (Babylon's pre-step, Havok's world step, and Babylon's transform sync of every
+     * body), plus any `onBeforePhysicsObservable` observer added after the plugin. Not the plugin's cost.
+     */
+    havokStepMs: number;
+    /** Render-mesh sync: every impostor's positions, normals and bounding info written into its mesh (last frame a step ran before). */
+    renderSyncMs: number;
+    /** Havok steps timed since the plugin was created. */
+    steps: number;
+    /** Render-mesh syncs timed since the plugin was created. */
+    renderSyncs: number;
 }
 
 const plugins = new WeakMap<Scene, XpbdPlugin>();
@@ -60,10 +99,34 @@ export class XpbdPlugin {
     public readonly physicsEngine: PhysicsEngine;
     /** The scene's Havok plugin. */
     public readonly havokPlugin: HavokPlugin;
+    /**
+     * Per-phase milliseconds, filled while {@link profile} is on; see {@link XpbdPluginTimings}. The same object for
+     * the plugin's lifetime, updated in place.
+     */
+    public readonly timings: XpbdPluginTimings = {
+        pinTargetsMs: 0,
+        colliderSyncMs: 0,
+        coreStepMs: 0,
+        impulsesMs: 0,
+        eventsMs: 0,
+        havokStepMs: 0,
+        renderSyncMs: 0,
+        steps: 0,
+        renderSyncs: 0,
+    };
+    /**
+     * Whether each phase of the plugin's work is timed into {@link timings} (default false, or the `profile`
+     * option). A timed frame reads `performance.now()` nine times (seven per Havok step, two per render-mesh write),
+     * and V8 returns each reading as a new 16-byte heap number, so leave it off where garbage matters.
+     */
+    public profile: boolean;
 
     private readonly _impostors: SoftImpostor[] = [];
     private readonly _colliders: HavokColliderSync;
     private readonly _beforePhysicsObserver: Nullable<Observer<Scene>>;
+    private readonly _afterPhysicsObserver: Nullable<Observer<Scene>>;
+    /** When the last profiled step ended (the Havok step starts right after), or −1. */
+    private _havokStart = -1;
     private readonly _beforeRenderObserver: Nullable<Observer<Scene>>;
     private readonly _sceneDisposeObserver: Nullable<Observer<Scene>>;
     private _disposed = false;
@@ -100,8 +163,11 @@ export class XpbdPlugin {
             wind: [wind.x, wind.y, wind.z],
             airDensity: options.airDensity ?? DEFAULT_AIR_DENSITY,
         });
+        this.profile = options.profile ?? false;
         this._colliders = new HavokColliderSync(this.havokPlugin, engine, this.world);
         this._beforePhysicsObserver = scene.onBeforePhysicsObservable.add(() => this._step());
+        // First, so that other after-physics observers are not counted as Havok's time.
+        this._afterPhysicsObserver = scene.onAfterPhysicsObservable.add(() => this._afterPhysics(), undefined, true);
         this._beforeRenderObserver = scene.onBeforeRenderObservable.add(() => this._render());
         this._sceneDisposeObserver = scene.onDisposeObservable.add(() => this.dispose());
         plugins.set(scene, this);
@@ -201,6 +267,7 @@ export class XpbdPlugin {
         }
         this._disposed = true;
         this.scene.onBeforePhysicsObservable?.remove(this._beforePhysicsObserver);
+        this.scene.onAfterPhysicsObservable?.remove(this._afterPhysicsObserver);
         this.scene.onBeforeRenderObservable.remove(this._beforeRenderObserver);
         this.scene.onDisposeObservable.remove(this._sceneDisposeObserver);
         this._colliders.dispose();
@@ -240,6 +307,9 @@ export class XpbdPlugin {
     }
 
     private _step(): void {
+        const profile = this.profile;
+        const timings = this.timings;
+        let t0 = profile ? performance.now() : 0;
         const dt = havokStepSeconds(this.scene, this.physicsEngine, this.havokPlugin);
         const g = this.physicsEngine.gravity;
         this.world.gravity[0] = g.x;
@@ -249,9 +319,29 @@ export class XpbdPlugin {
         for (let i = 0; i < impostors.length; i++) {
             impostors[i]._beforeStep();
         }
+        if (profile) {
+            const t = performance.now();
+            timings.pinTargetsMs = t - t0;
+            t0 = t;
+        }
         this._colliders.beforeStep(dt);
+        if (profile) {
+            const t = performance.now();
+            timings.colliderSyncMs = t - t0;
+            t0 = t;
+        }
         this.world.step(dt);
+        if (profile) {
+            const t = performance.now();
+            timings.coreStepMs = t - t0;
+            t0 = t;
+        }
         this._colliders.applyImpulses();
+        if (profile) {
+            const t = performance.now();
+            timings.impulsesMs = t - t0;
+            t0 = t;
+        }
         const events = this.world.events;
         for (let e = 0; e < events.count; e++) {
             const id = events.bodies[e];
@@ -266,11 +356,31 @@ export class XpbdPlugin {
             impostors[i]._afterStep();
         }
         this.onAfterStepObservable.notifyObservers(this);
+        if (profile) {
+            const t = performance.now();
+            timings.eventsMs = t - t0;
+            timings.steps++;
+            this._havokStart = t;
+        }
+    }
+
+    private _afterPhysics(): void {
+        if (this._havokStart >= 0) {
+            this.timings.havokStepMs = performance.now() - this._havokStart;
+            this._havokStart = -1;
+        }
     }
 
     private _render(): void {
+        const profile = this.profile;
+        const t0 = profile ? performance.now() : 0;
+        let written = false;
         for (let i = 0; i < this._impostors.length; i++) {
-            this._impostors[i]._beforeRender();
+            written = this._impostors[i]._beforeRender() || written;
+        }
+        if (profile && written) {
+            this.timings.renderSyncMs = performance.now() - t0;
+            this.timings.renderSyncs++;
         }
     }
 }
