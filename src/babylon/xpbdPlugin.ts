@@ -10,16 +10,16 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin";
 import type { PhysicsEngine } from "@babylonjs/core/Physics/v2/physicsEngine";
 import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody";
-import { DEFAULT_AIR_DENSITY, XpbdWorld, type Collider, type StepStats } from "../core/index.js";
+import { XpbdWorld, type Collider, type StepStats } from "../core/index.js";
 import { HavokColliderSync } from "./havokColliderSync.js";
 import { havokStepSeconds } from "./havokStepTime.js";
 import type { SoftImpostor } from "./softImpostor.js";
 
 /** Options of an {@link XpbdPlugin}; every field has a default. */
 export interface XpbdPluginOptions {
-    /** Fixed substeps per Havok step (the quality tier). Default 10. */
+    /** Fixed substeps per Havok step (the quality tier). Default 5 (see `XpbdWorldOptions.substeps`). */
     substeps?: number;
-    /** Solver iterations per substep, each a forward and a backward sweep over the constraints. Default 1. */
+    /** Solver iterations per substep, two passes over the constraints each. Default 1. */
     iterations?: number;
     /** Broad-phase grid cell edge in metres (about the size of a typical collider). Default 0.5. */
     cellSize?: number;
@@ -157,11 +157,12 @@ export class XpbdPlugin {
         const wind = options.wind ?? Vector3.ZeroReadOnly;
         this.world = new XpbdWorld({
             gravity: [g.x, g.y, g.z],
-            substeps: options.substeps ?? 10,
-            iterations: options.iterations ?? 1,
-            cellSize: options.cellSize ?? 0.5,
+            // The defaults live in the core (`XpbdWorldOptions`): undefined takes them.
+            substeps: options.substeps,
+            iterations: options.iterations,
+            cellSize: options.cellSize,
             wind: [wind.x, wind.y, wind.z],
-            airDensity: options.airDensity ?? DEFAULT_AIR_DENSITY,
+            airDensity: options.airDensity,
         });
         this.profile = options.profile ?? false;
         this._colliders = new HavokColliderSync(this.havokPlugin, engine, this.world);

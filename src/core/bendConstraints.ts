@@ -20,6 +20,8 @@ export class BendConstraints implements ConstraintSet {
     public compliance: number;
     /** Whether the solver projects these constraints. */
     public enabled = true;
+    /** Where {@link writeHinge} puts one element's normals, hinge and angle for the projection and the measuring. */
+    private readonly _hinge = new Float64Array(10);
     /** See {@link ConstraintSet.symmetric}. */
     public readonly symmetric = true;
 
@@ -51,8 +53,8 @@ export class BendConstraints implements ConstraintSet {
         return this.restAngles.length;
     }
 
-    /** One Gauss–Seidel sweep with `α̃ = compliance / h²`. */
-    public project(x: Float64Array, invMass: Float64Array, context: SubstepContext): void {
+    /** One Gauss–Seidel sweep, back to front when `reverse` is set, with `α̃ = compliance / h²`. */
+    public project(x: Float64Array, invMass: Float64Array, context: SubstepContext, reverse: boolean): void {
         if (this.lambdas.length === 0) {
             return;
         }
@@ -63,8 +65,9 @@ export class BendConstraints implements ConstraintSet {
         const lambdas = this.lambdas;
         const count = restAngles.length;
         // One loop for both directions, without a branch per constraint.
-        const first = context.reverse ? count - 1 : 0;
-        const step = context.reverse ? -1 : 1;
+        // One loop for both directions, without a branch per element.
+        const first = reverse ? count - 1 : 0;
+        const step = reverse ? -1 : 1;
         for (let k = 0; k < count; k++) {
             const e = first + step * k;
             const ia = indices[4 * e];
@@ -78,6 +81,7 @@ export class BendConstraints implements ConstraintSet {
             if (wa + wb + wc + wd === 0) {
                 continue;
             }
+            const hinge = this._hinge;
             writeHinge(x, ia, ib, ic, id, hinge);
             const angle = hinge[9];
             if (Number.isNaN(angle)) {
@@ -160,8 +164,8 @@ export class BendConstraints implements ConstraintSet {
         let bendMax = 0;
         let bendSum = 0;
         for (let e = 0; e < this.count; e++) {
-            writeHinge(x, indices[4 * e], indices[4 * e + 1], indices[4 * e + 2], indices[4 * e + 3], hinge);
-            const angle = hinge[9];
+            writeHinge(x, indices[4 * e], indices[4 * e + 1], indices[4 * e + 2], indices[4 * e + 3], this._hinge);
+            const angle = this._hinge[9];
             let error = Number.isNaN(angle) ? 0 : Math.abs(angle - this.restAngles[e]);
             if (error > Math.PI) {
                 error = 2 * Math.PI - error;
@@ -187,14 +191,12 @@ export function raiseResidual(residual: Float32Array, indices: Int32Array, e: nu
     }
 }
 
-/** Scratch for {@link writeHinge}. One per module: the solver is single-threaded. */
-const hinge = new Float64Array(10);
-
 /**
  * The signed dihedral angle (radians, in (−π, π]) of the bend element `a, b, c, d` (see {@link BendConstraints}),
  * or NaN when a triangle is degenerate.
  */
 export function dihedralAngle(x: ArrayLike<number>, ia: number, ib: number, ic: number, id: number): number {
+    const hinge = new Float64Array(10);
     writeHinge(x, ia, ib, ic, id, hinge);
     return hinge[9];
 }

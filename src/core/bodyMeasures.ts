@@ -1,11 +1,14 @@
+import { raiseResidual } from "./bendConstraints.js";
 import type { SoftBody } from "./softBody.js";
 import { tetVolume } from "./volumeConstraints.js";
 
 /**
- * Residuals of the state after a step: the body's figures and its per-particle heatmap arrays. Returns the most
- * stretched constraint when it is over the body's over-stretch ratio, else −1 (the world raises the event).
+ * Figures of the state after a step. Always: counts, kinetic energy, edge ratios and volume figures. With
+ * `residuals` also the bend figures and the per-particle residual arrays (the heatmaps); without, the bend figures
+ * are NaN and the arrays keep their last values. Returns the most stretched constraint when it is over the body's
+ * over-stretch ratio, else −1 (the world raises the event).
  */
-export function measureBody(body: SoftBody): number {
+export function measureBody(body: SoftBody, residuals: boolean): number {
     const stats = body.stats;
     stats.sleepingBodies = 0;
     stats.particles = body.particleCount;
@@ -20,15 +23,18 @@ export function measureBody(body: SoftBody): number {
     stats.maxContactCorrection = body.contacts.maxCorrection;
     measureKineticEnergy(body);
     // One function per kind: each loop is optimised on its own, and a kind the body lacks costs nothing.
-    const overStretched = measureStretch(body);
-    if (body.bend.count > 0) {
-        body.bend.measure(body.positions, body.bendResidual, stats);
-    } else {
+    const overStretched = measureStretch(body, residuals);
+    if (body.bend.count === 0) {
         stats.maxBendResidual = 0;
         stats.meanBendResidual = 0;
+    } else if (residuals) {
+        body.bend.measure(body.positions, body.bendResidual, stats);
+    } else {
+        stats.maxBendResidual = NaN;
+        stats.meanBendResidual = NaN;
     }
     if (body.volume.count > 0) {
-        measureVolume(body);
+        measureVolume(body, residuals);
     } else {
         stats.maxVolumeResidual = 0;
         stats.meanVolumeResidual = 0;
@@ -49,14 +55,16 @@ function measureKineticEnergy(body: SoftBody): void {
 }
 
 /**
- * Stretch figures and the per-particle stretch residual; returns the most stretched constraint when it is over the
- * body's over-stretch ratio, else −1.
+ * Stretch figures and, with `residuals`, the per-particle stretch residual; returns the most stretched constraint
+ * when it is over the body's over-stretch ratio, else −1.
  */
-function measureStretch(body: SoftBody): number {
+function measureStretch(body: SoftBody, residuals: boolean): number {
     const stats = body.stats;
     const x = body.positions;
     const stretchResidual = body.stretchResidual;
-    stretchResidual.fill(0);
+    if (residuals) {
+        stretchResidual.fill(0);
+    }
     const edges = body.stretch.indices;
     const rest = body.stretch.restLengths;
     let maxRatio = 0;
@@ -87,11 +95,13 @@ function measureStretch(body: SoftBody): number {
         if (ratio > body.overStretchRatio) {
             over++;
         }
-        if (residual > stretchResidual[pa]) {
-            stretchResidual[pa] = residual;
-        }
-        if (residual > stretchResidual[pb]) {
-            stretchResidual[pb] = residual;
+        if (residuals) {
+            if (residual > stretchResidual[pa]) {
+                stretchResidual[pa] = residual;
+            }
+            if (residual > stretchResidual[pb]) {
+                stretchResidual[pb] = residual;
+            }
         }
     }
     const edgeCount = rest.length;
@@ -104,10 +114,12 @@ function measureStretch(body: SoftBody): number {
 }
 
 /** Volume figures and the per-particle volume residual. */
-function measureVolume(body: SoftBody): void {
+function measureVolume(body: SoftBody, residuals: boolean): void {
     const x = body.positions;
     const volumeResidual = body.volumeResidual;
-    volumeResidual.fill(0);
+    if (residuals) {
+        volumeResidual.fill(0);
+    }
     const volume = body.volume;
     let volumeMax = 0;
     let volumeSum = 0;
@@ -123,11 +135,8 @@ function measureVolume(body: SoftBody): void {
         if (error > volumeMax) {
             volumeMax = error;
         }
-        for (let k = 0; k < 4; k++) {
-            const p = volume.indices[4 * t + k];
-            if (error > volumeResidual[p]) {
-                volumeResidual[p] = error;
-            }
+        if (residuals) {
+            raiseResidual(volumeResidual, volume.indices, t, error);
         }
     }
     body.stats.maxVolumeResidual = volumeMax;

@@ -21,6 +21,11 @@ export class ColliderShape {
     public readonly kind: ColliderShapeKind;
     /** Local axis-aligned bounds in the collider frame (min xyz, max xyz); infinite for planes. */
     public readonly bounds = new Float64Array(6);
+    /**
+     * Whether the shape is a sheet with two sides and no inside (an open mesh): its distance is never negative, so
+     * a particle that passes through it within a substep must be told which side it came from.
+     */
+    public readonly twoSided: boolean = false;
     /** Plane normal / box half extents / segment point A (kind-dependent). */
     private readonly _a = new Float64Array(3);
     /** Segment point B (capsule, cylinder). */
@@ -103,6 +108,7 @@ export class ColliderShape {
             case "mesh": {
                 this.kind = ColliderShapeKind.Mesh;
                 this._mesh = new TriangleMeshShape(descriptor.positions, descriptor.indices);
+                this.twoSided = !this._mesh.closed;
                 pointBounds(descriptor.positions, b);
                 break;
             }

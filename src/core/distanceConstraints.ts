@@ -50,7 +50,7 @@ export class DistanceConstraints implements ConstraintSet {
         return this.restLengths.length;
     }
 
-    /** One Gauss–Seidel sweep with `α̃ = compliance / h²`. */
+    /** One Gauss–Seidel sweep, front to back (the set is not symmetric), with `α̃ = compliance / h²`. */
     public project(x: Float64Array, invMass: Float64Array, context: SubstepContext): void {
         if (this.lambdas.length === 0) {
             return;
@@ -61,11 +61,7 @@ export class DistanceConstraints implements ConstraintSet {
         const rest = this.restLengths;
         const lambdas = this.lambdas;
         const count = rest.length;
-        // One loop for both directions, without a branch per constraint.
-        const first = context.reverse ? count - 1 : 0;
-        const step = context.reverse ? -1 : 1;
-        for (let k = 0; k < count; k++) {
-            const c = first + step * k;
+        for (let c = 0; c < count; c++) {
             const a = indices[2 * c];
             const b = indices[2 * c + 1];
             const wa = invMass[a];

@@ -88,8 +88,8 @@ export class IsometricBendConstraints implements ConstraintSet {
         return this.restAngles.length;
     }
 
-    /** One Gauss–Seidel sweep with `α̃ = α |e|² / h²` per element. */
-    public project(x: Float64Array, invMass: Float64Array, context: SubstepContext): void {
+    /** One Gauss–Seidel sweep, back to front when `reverse` is set, with `α̃ = α |e|² / h²` per element. */
+    public project(x: Float64Array, invMass: Float64Array, context: SubstepContext, reverse: boolean): void {
         if (this.lambdas.length === 0) {
             return;
         }
@@ -99,8 +99,9 @@ export class IsometricBendConstraints implements ConstraintSet {
         const hingeLengths2 = this.hingeLengths2;
         const lambdas = this.lambdas;
         const count = lambdas.length;
-        const first = context.reverse ? count - 1 : 0;
-        const step = context.reverse ? -1 : 1;
+        // One loop for both directions, without a branch per element.
+        const first = reverse ? count - 1 : 0;
+        const step = reverse ? -1 : 1;
         for (let k = 0; k < count; k++) {
             const e = first + step * k;
             const ia = indices[4 * e];

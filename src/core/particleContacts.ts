@@ -61,6 +61,7 @@ export class ParticleContacts {
             return;
         }
         const x = body.positions;
+        const xPrev = body.previousPositions;
         const invMass = body.inverseMasses;
         const thickness = body.thickness;
         const perParticleCorrection = body.contactResidual;
@@ -84,14 +85,23 @@ export class ParticleContacts {
             query[0] = m[0] * dx + m[3] * dy + m[6] * dz;
             query[1] = m[1] * dx + m[4] * dy + m[7] * dz;
             query[2] = m[2] * dx + m[5] * dy + m[8] * dz;
-            shapes[slot].query(query, n);
-            const depth = thickness - n[3];
+            const shape = shapes[slot];
+            shape.query(query, n);
+            let depth = thickness - n[3];
             if (!(depth > 0)) {
                 continue;
             }
-            const nx = m[0] * n[0] + m[1] * n[1] + m[2] * n[2];
-            const ny = m[3] * n[0] + m[4] * n[1] + m[5] * n[2];
-            const nz = m[6] * n[0] + m[7] * n[1] + m[8] * n[2];
+            let nx = m[0] * n[0] + m[1] * n[1] + m[2] * n[2];
+            let ny = m[3] * n[0] + m[4] * n[1] + m[5] * n[2];
+            let nz = m[6] * n[0] + m[7] * n[1] + m[8] * n[2];
+            // A sheet has no inside: if the particle started the substep on the other side of it, it passed through
+            // within the substep and goes back to the side it came from (its distance then counts as depth).
+            if (shape.twoSided && (xPrev[i] - x[i]) * nx + (xPrev[i + 1] - x[i + 1]) * ny + (xPrev[i + 2] - x[i + 2]) * nz + n[3] < 0) {
+                nx = -nx;
+                ny = -ny;
+                nz = -nz;
+                depth = thickness + n[3];
+            }
             direction[0] = nx;
             direction[1] = ny;
             direction[2] = nz;

@@ -142,7 +142,10 @@ export class SoftBody {
     public readonly contacts: ParticleContacts;
     /** Total mass (kg). */
     public readonly totalMass: number;
-    /** Per-particle residuals of the last step, for heatmaps: max |edge ratio − 1| over incident stretch edges. */
+    /**
+     * Per-particle residuals of the last step that measured them (`XpbdWorld.residuals`), for heatmaps: max
+     * |edge ratio − 1| over incident stretch edges.
+     */
     public readonly stretchResidual: Float32Array;
     /** Max |θ − θ₀| over incident bend elements (radians). */
     public readonly bendResidual: Float32Array;

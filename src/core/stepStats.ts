@@ -45,9 +45,12 @@ export class StepStats {
     public meanEdgeRatio = 0;
     /** Stretch constraints longer than the body's over-stretch ratio. */
     public overStretchedEdges = 0;
-    /** Largest and mean |θ − θ₀| over bend elements (radians). */
+    /**
+     * Largest |θ − θ₀| over bend elements (radians); NaN unless the world measures residuals
+     * (`XpbdWorld.residuals`).
+     */
     public maxBendResidual = 0;
-    /** Mean |θ − θ₀| (radians). */
+    /** Mean |θ − θ₀| (radians); NaN unless the world measures residuals. */
     public meanBendResidual = 0;
     /** Largest |V / V₀ − 1| over tets. */
     public maxVolumeResidual = 0;

@@ -14,8 +14,6 @@ export class SubstepContext {
     public invH2 = 0.1;
     /** Fraction of the step reached at the end of this substep, in (0, 1]. */
     public t = 0.1;
-    /** Whether the current sweep visits the constraints back to front (see `ConstraintSet.symmetric`). */
-    public reverse = false;
 
     /** Sets the step length and the substep count (and so h and its inverses). */
     public setStep(dt: number, substeps: number): void {

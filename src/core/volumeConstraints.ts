@@ -47,7 +47,7 @@ export class VolumeConstraints implements ConstraintSet {
         return this.restVolumes.length;
     }
 
-    /** One Gauss–Seidel sweep with `α̃ = compliance / h²`. */
+    /** One Gauss–Seidel sweep, front to back (the set is not symmetric), with `α̃ = compliance / h²`. */
     public project(x: Float64Array, invMass: Float64Array, context: SubstepContext): void {
         if (this.lambdas.length === 0) {
             return;
@@ -58,11 +58,7 @@ export class VolumeConstraints implements ConstraintSet {
         const restVolumes = this.restVolumes;
         const lambdas = this.lambdas;
         const count = restVolumes.length;
-        // One loop for both directions, without a branch per constraint.
-        const first = context.reverse ? count - 1 : 0;
-        const step = context.reverse ? -1 : 1;
-        for (let k = 0; k < count; k++) {
-            const t = first + step * k;
+        for (let t = 0; t < count; t++) {
             const ia = indices[4 * t];
             const ib = indices[4 * t + 1];
             const ic = indices[4 * t + 2];

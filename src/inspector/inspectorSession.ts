@@ -43,6 +43,8 @@ export class XpbdInspectorSession {
     private readonly _overlays = new Map<SoftImpostor, ImpostorOverlay>();
     private _painter: Nullable<PinPainter> = null;
     private _plugin: Nullable<XpbdPlugin> = null;
+    /** The plugin world's `residuals` before this session turned it on, restored when the session lets go. */
+    private _residualsBefore = false;
     private readonly _pluginObservers: Observer<SoftImpostor>[] = [];
     private readonly _renderObserver: Nullable<Observer<Scene>>;
     private readonly _selectionObserver: IObserver;
@@ -157,6 +159,9 @@ export class XpbdInspectorSession {
         this._detachPlugin();
         this._plugin = plugin;
         if (plugin) {
+            // The stats pane and the heatmaps read residuals, which the solver measures only when asked.
+            this._residualsBefore = plugin.world.residuals;
+            plugin.world.residuals = true;
             const changed = () => this.notifyChanged();
             this._pluginObservers.push(
                 plugin.onImpostorAddedObservable.add(changed),
@@ -175,6 +180,7 @@ export class XpbdInspectorSession {
         if (plugin && !plugin.isDisposed) {
             plugin.onImpostorAddedObservable.remove(this._pluginObservers[0]);
             plugin.onImpostorRemovedObservable.remove(this._pluginObservers[1]);
+            plugin.world.residuals = this._residualsBefore;
         }
         this._pluginObservers.length = 0;
         this._plugin = null;
