@@ -41,7 +41,7 @@ const FAST = process.env.FRONTIER_FAST === "1";
 const SIZES = parseSizes(process.env.FRONTIER_SIZES ?? "32,64,128");
 const STEPS = FAST ? 60 : 180;
 const WARMUP = (n) => (FAST ? 20 : n >= 128 ? 100 : 300);
-const OURS_SUBSTEPS = (n) => (FAST ? [1, 2, 4] : n >= 128 ? [1, 2, 3, 4, 6, 8] : [1, 2, 3, 4, 5, 6, 8, 10]);
+const OURS_SUBSTEPS = (n) => (FAST ? [1, 2, 4] : n >= 128 ? [1, 2, 3, 4, 6] : [1, 2, 3, 4, 6, 8, 10]);
 const JOLT_ITERATIONS = FAST ? [5, 10, 40] : [5, 10, 20, 40];
 const TARGETS = [1.05, 1.02];
 const LONG_SIZE = 128;

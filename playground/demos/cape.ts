@@ -146,7 +146,7 @@ export const cape: Demo = {
         followBones();
 
         // --- The cape: pinned to the shoulder bones -------------------------------------------------------------
-        const xpbd = new XpbdPlugin(scene, { substeps: 10, iterations: 2 });
+        const xpbd = new XpbdPlugin(scene);
         // Rest pose: hips at (0, HIP_HEIGHT, 0), no rotation, so the cape is built at the character's back.
         const capeTop = y(shoulderL) + 0.05;
         const { mesh, grid } = clothMesh(scene, "cape", { width: 0.62, height: 1.05, segmentsX: 14, segmentsY: 22, plane: "xy", origin: [0, capeTop - 0.525, 0.25] });

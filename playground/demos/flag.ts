@@ -56,7 +56,7 @@ export const flag: Demo = {
             time += physics.getTimeStep();
             if (xpbd) xpbd.wind = params.on ? gustyWind(time, params.speed, params.gust, wind) : wind.setAll(0);
         });
-        xpbd = new XpbdPlugin(scene, { substeps: 10, iterations: 2 });
+        xpbd = new XpbdPlugin(scene);
         const { mesh, grid } = clothMesh(scene, "flag", {
             width: FLAG_WIDTH,
             height: FLAG_HEIGHT,

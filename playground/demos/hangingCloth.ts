@@ -36,7 +36,7 @@ export const hangingCloth: Demo = {
         shadows.addShadowCaster(sphere);
         new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0, friction: 0.5 }, scene);
 
-        const xpbd = new XpbdPlugin(scene, { substeps: 10, iterations: 2 });
+        const xpbd = new XpbdPlugin(scene);
         const { mesh, grid } = clothMesh(scene, "cloth", { width: SIZE, height: SIZE, segmentsX: SEGMENTS, segmentsY: SEGMENTS, plane: "xz", origin: [0, HEIGHT, 0] });
         mesh.material = colour(scene, "clothMaterial", new Color3(0.3, 0.55, 0.9), true);
         mesh.receiveShadows = true;
@@ -54,7 +54,7 @@ export const hangingCloth: Demo = {
         panel.slider("stretch", 0, 1, 0.01, cloth.stretchStiffness, (v) => (cloth.stretchStiffness = v));
         panel.slider("bend", 0, 1, 0.01, cloth.bendStiffness, (v) => (cloth.bendStiffness = v));
         panel.slider("damping", 0, 5, 0.1, cloth.damping, (v) => (cloth.damping = v));
-        panel.select("substeps", ["4", "10", "20"], String(xpbd.substeps), (v) => (xpbd.substeps = Number(v)));
+        panel.select("substeps", ["2", "5", "10"], String(xpbd.substeps), (v) => (xpbd.substeps = Number(v)));
 
         await scene.whenReadyAsync();
         return {

@@ -24,7 +24,7 @@ export const inspectorShowcase: Demo = {
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
         const { shadows } = createStage(scene, havok, { target: new Vector3(0.35, 1.1, 0), radius: 4.4, alpha: -Math.PI / 2, beta: 0.95 });
-        const xpbd = new XpbdPlugin(scene, { substeps: 10, iterations: 2 });
+        const xpbd = new XpbdPlugin(scene);
 
         const { mesh, grid } = clothMesh(scene, "trampoline", {
             width: SIZE,

@@ -39,7 +39,7 @@ export const jelly: Demo = {
         shadows.addShadowCaster(sphere);
         new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0, friction: 0.5 }, scene);
 
-        const xpbd = new XpbdPlugin(scene, { substeps: 10, iterations: 2 });
+        const xpbd = new XpbdPlugin(scene);
         const jellyMaterial = colour(scene, "jellyMaterial", new Color3(0.35, 0.85, 0.4));
         jellyMaterial.alpha = 0.9;
         const params = { volumeStiffness: 1, stretchStiffness: 0.75, damping: 2, resolution: 5 };

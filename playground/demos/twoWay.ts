@@ -31,7 +31,7 @@ export const twoWay: Demo = {
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
         const stage = createStage(scene, havok, { target: new Vector3(-0.6, 0.9, 0), radius: 11, alpha: -Math.PI / 2 - 0.15, beta: 1.2 });
-        const xpbd = new XpbdPlugin(scene, { substeps: 10, iterations: 2 });
+        const xpbd = new XpbdPlugin(scene, { substeps: 10 }) // contacts with heavy bodies hold better with more substeps;
         const params = { ballSpeed: 7, jellyMass: 8 };
         const boxMaterial = colour(scene, "boxMaterial", new Color3(0.25, 0.55, 0.85));
         const box = (name: string, position: Vector3, mass: number, size = BOX): PhysicsAggregate => {

@@ -148,17 +148,14 @@ export class TetherConstraints {
     }
 
     /** Pulls every particle that is farther from an anchor than its tether allows back onto the tether's sphere. */
-    public project(x: Float64Array, invMass: Float64Array): void {
+    public project(x: Float64Array): void {
         const slack = this.slack;
         const particles = this.particles;
         const anchors = this.anchors;
         const lengths = this.lengths;
+        // Every tethered particle is free: the tethers are rebuilt whenever an inverse mass changes.
         for (let k = 0; k < this.count; k++) {
-            const p = particles[k];
-            if (invMass[p] === 0) {
-                continue;
-            }
-            const i = p * 3;
+            const i = particles[k] * 3;
             const a = anchors[k] * 3;
             const dx = x[i] - x[a];
             const dy = x[i + 1] - x[a + 1];

@@ -296,7 +296,7 @@ export class XpbdWorld {
         for (let pass = 0; pass < 2 * this.iterations; pass++) {
             const backward = (pass & 1) === 1;
             if (body.tethers.enabled) {
-                body.tethers.project(x, w);
+                body.tethers.project(x);
             }
             for (let k = 0; k < sets.length; k++) {
                 const set = sets[k];
@@ -305,7 +305,7 @@ export class XpbdWorld {
                 }
             }
             if (body.tethers.enabled) {
-                body.tethers.project(x, w);
+                body.tethers.project(x);
             }
             body.pins.projectSoft(x, w, context);
             body.contacts.project(body, broadPhase.slotColliders, broadPhase.slotShapes, context);

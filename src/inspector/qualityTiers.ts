@@ -8,9 +8,9 @@ export interface QualityTier {
 
 /** The tiers of the substeps drop-down. */
 export const QUALITY_TIERS: readonly QualityTier[] = [
-    { label: "Low · 4 substeps", substeps: 4 },
-    { label: "Medium · 10 substeps", substeps: 10 },
-    { label: "High · 20 substeps", substeps: 20 },
+    { label: "Low · 2 substeps", substeps: 2 },
+    { label: "Medium · 5 substeps (default)", substeps: 5 },
+    { label: "High · 10 substeps", substeps: 10 },
 ];
 
 /** The drop-down options: the tiers, plus the current count when it is not one of them. */

@@ -1,5 +1,5 @@
 /**
- * Plugin-wide solver quality: substeps per Havok step as a quality tier (Low 4 / Medium 10 / High 20) and
+ * Plugin-wide solver quality: substeps per Havok step as a quality tier (Low 2 / Medium 5 / High 10) and
  * iterations per substep. Applies from the next step.
  */
 import { BoundProperty, NumberDropdownPropertyLine, SyncedSliderPropertyLine, useObservableState } from "@babylonjs/inspector";

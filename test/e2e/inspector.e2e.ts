@@ -121,7 +121,7 @@ describe("Inspector soft-body panes (#inspector)", () => {
         expect(code).toContain("new ClothImpostor(mesh, {");
         expect(code).toMatch(/stretchStiffness: 0\.95,/);
         expect(code).toMatch(/bendStiffness: 0\.3,/);
-        expect(code).toContain("substeps: 10");
+        expect(code).toContain("substeps: 5, iterations: 1");
 
         await stubClipboard(page, "reject");
         await pane.getByRole("button", { name: "Copy parameters as JSON" }).click();
