@@ -134,6 +134,35 @@ function tetBlockScene(steps) {
     });
 }
 
+function jellyScene(steps) {
+    // The README's jelly: a 0.3 m, 2 kg soft cube (resolution 5) dropped from 0.2 m onto the ground, volume stiffness 1.
+    const box = boxMesh(0.3, 0.3, 0.3, 0.2);
+    const tets = tetrahedralize(box.positions, box.indices, { resolution: 5 });
+    const body = new SoftBody({
+        positions: tets.positions,
+        tets: tets.tets,
+        stretch: tetEdges(tets.tets, tets.positions.length / 3),
+        triangles: tets.surfaceTriangles,
+        mass: 2,
+    });
+    body.allowSleep = false;
+    const world = new XpbdWorld();
+    world.addBody(body);
+    world.addCollider(new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }]));
+    const result = measure(world, steps);
+    line({
+        scene: "jelly",
+        solver: "babylon-xpbd",
+        particles: body.particleCount,
+        constraints: body.stretch.count + body.volume.count,
+        steps: result.steps,
+        ms_per_step: result.msPerStep.toFixed(3),
+        max_stretch: world.stats.maxEdgeRatio.toFixed(4),
+        ...allocation(result),
+        volume_ratio: world.stats.volumeRatio.toFixed(4),
+    });
+}
+
 /** An axis-aligned box mesh (8 corners, 12 outward triangles) with its bottom at height `y`. */
 function boxMesh(sx, sy, sz, y) {
     const positions = [];
@@ -220,4 +249,5 @@ if (!process.env.ONLY || process.env.ONLY === "cloth") clothScene(32, steps);
 if (!process.env.ONLY || process.env.ONLY === "cloth") clothScene(64, steps);
 if (!process.env.ONLY || process.env.ONLY === "cloth") clothScene(128, steps);
 if (!process.env.ONLY || process.env.ONLY === "tet") tetBlockScene(steps);
+if (!process.env.ONLY || process.env.ONLY === "tet") jellyScene(steps);
 if (!process.env.ONLY || process.env.ONLY === "build") buildFigures();
