@@ -38,6 +38,8 @@ export class ColliderShape {
     /** Convex hull face planes: nx, ny, nz, offset per plane (outward normals). */
     private _planes: Float64Array = new Float64Array(0);
     private _mesh: TriangleMeshShape | null = null;
+    /** Scratch offset for the sphere-like distances (passed to `_sphereDistance`, never returned as numbers). */
+    private readonly _offset = new Float64Array(3);
 
     /** Compiles a descriptor; throws on invalid parameters, naming them. */
     public constructor(descriptor: ColliderShapeDescriptor) {
@@ -134,10 +136,10 @@ export class ColliderShape {
                 return;
             }
             case ColliderShapeKind.Sphere:
-                offset[0] = point[0] - this._center[0];
-                offset[1] = point[1] - this._center[1];
-                offset[2] = point[2] - this._center[2];
-                this._sphereDistance(offset, out);
+                this._offset[0] = point[0] - this._center[0];
+                this._offset[1] = point[1] - this._center[1];
+                this._offset[2] = point[2] - this._center[2];
+                this._sphereDistance(this._offset, out);
                 return;
             case ColliderShapeKind.Box:
                 this._boxDistance(point, out);
@@ -238,6 +240,7 @@ export class ColliderShape {
         const length2 = abx * abx + aby * aby + abz * abz;
         let t = length2 > 0 ? ((px - a[0]) * abx + (py - a[1]) * aby + (pz - a[2]) * abz) / length2 : 0;
         t = t < 0 ? 0 : t > 1 ? 1 : t;
+        const offset = this._offset;
         offset[0] = px - (a[0] + abx * t);
         offset[1] = py - (a[1] + aby * t);
         offset[2] = pz - (a[2] + abz * t);
@@ -327,8 +330,6 @@ export class ColliderShape {
     }
 }
 
-/** Scratch offset for the sphere-like distances. */
-const offset = new Float64Array(3);
 
 /** Row-major rotation matrix of a unit quaternion `[x, y, z, w]` (normalised first). */
 export function matrixFromQuaternion(q: ArrayLike<number>, out: Float64Array): void {

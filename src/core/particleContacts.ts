@@ -22,6 +22,15 @@ export class ParticleContacts {
     public touching = 0;
     /** Largest correction (m) in the current step. */
     public maxCorrection = 0;
+    // Scratch: numbers cross calls through these small arrays, never as boxed arguments (see docs/performance.md).
+    private readonly _query = new Float64Array(4);
+    private readonly _shapeResult = new Float64Array(4);
+    private readonly _point = new Float64Array(3);
+    private readonly _direction = new Float64Array(3);
+    private readonly _impulse = new Float64Array(3);
+    private readonly _surface = new Float64Array(3);
+    private readonly _slipState = new Float64Array(2);
+    private readonly _bodyInverseMass = new Float64Array(1);
     /** Normal velocity before the substep's solve, per candidate (for restitution). */
     private readonly _approach: Float64Array;
     /** Whether the candidate touched in the current substep. */
@@ -66,7 +75,13 @@ export class ParticleContacts {
         const thickness = body.thickness;
         const perParticleCorrection = body.contactResidual;
         const h = context.h;
-        const n = shapeResult;
+        const query = this._query;
+        const n = this._shapeResult;
+        const point = this._point;
+        const direction = this._direction;
+        const impulse = this._impulse;
+        const slipState = this._slipState;
+        const bodyInverseMass = this._bodyInverseMass;
         query[3] = thickness * 4;
         for (let k = 0; k < this.count; k++) {
             const p = this.particles[k];
@@ -148,12 +163,14 @@ export class ParticleContacts {
             // loop keeps the loop's type feedback stable, so the JIT does not keep throwing its optimised code away.
             slipState[0] = depth;
             slipState[1] = w;
-            applyFriction(body, collider, i, slipState, context);
+            this._applyFriction(body, collider, i, direction, point, slipState, context);
         }
     }
 
     /** Records each candidate's approach speed before the substep's velocities are overwritten. */
     public recordApproach(v: Float64Array, colliders: readonly Collider[], x: Float64Array): void {
+        const point = this._point;
+        const surface = this._surface;
         for (let k = 0; k < this.count; k++) {
             if (this._active[k] === 0) {
                 continue;
@@ -175,6 +192,9 @@ export class ParticleContacts {
      * The change of momentum is handed to a dynamic collider, so restitution too conserves momentum.
      */
     public applyRestitution(body: SoftBody, colliders: readonly Collider[], threshold: number): void {
+        const point = this._point;
+        const surface = this._surface;
+        const impulse = this._impulse;
         const v = body.velocities;
         const x = body.positions;
         const masses = body.masses;
@@ -218,76 +238,81 @@ export class ParticleContacts {
             }
         }
     }
+
+    /**
+     * Positional friction for one touching contact: removes the particle's tangential slip relative to the surface
+     * over the substep, entirely while it is within the static cone (|slip| < μs·depth), else by μk·depth. `normal`
+     * holds the contact normal (overwritten with the slip direction), `point` the contact point, `state` the depth
+     * and the particle's inverse mass.
+     */
+    private _applyFriction(
+        body: SoftBody,
+        collider: Collider,
+        i: number,
+        normal: Float64Array,
+        point: Float64Array,
+        state: Float64Array,
+        context: SubstepContext,
+    ): void {
+        const direction = normal;
+        const surface = this._surface;
+        const impulse = this._impulse;
+        const bodyInverseMass = this._bodyInverseMass;
+        const us = Math.sqrt(body.staticFriction * collider.friction);
+        const uk = Math.sqrt(body.kineticFriction * collider.friction);
+        if (us === 0 && uk === 0) {
+            return;
+        }
+        const x = body.positions;
+        const xPrev = body.previousPositions;
+        const h = context.h;
+        const depth = state[0];
+        const w = state[1];
+        const nx = direction[0];
+        const ny = direction[1];
+        const nz = direction[2];
+        const dynamic = collider.motion === ColliderMotion.Dynamic;
+        collider.pointVelocity(point, surface);
+        let sx = x[i] - xPrev[i] - surface[0] * h;
+        let sy = x[i + 1] - xPrev[i + 1] - surface[1] * h;
+        let sz = x[i + 2] - xPrev[i + 2] - surface[2] * h;
+        const along = sx * nx + sy * ny + sz * nz;
+        sx -= along * nx;
+        sy -= along * ny;
+        sz -= along * nz;
+        const slip = Math.sqrt(sx * sx + sy * sy + sz * sz);
+        if (slip < 1e-12) {
+            return;
+        }
+        const removed = slip < us * depth ? slip : Math.min(uk * depth, slip);
+        direction[0] = sx / slip;
+        direction[1] = sy / slip;
+        direction[2] = sz / slip;
+        let wBodyT = 0;
+        if (dynamic) {
+            collider._inverseMassAt(point, direction, bodyInverseMass);
+            wBodyT = bodyInverseMass[0];
+        }
+        const lambdaT = removed / (w + wBodyT);
+        x[i] -= w * lambdaT * direction[0];
+        x[i + 1] -= w * lambdaT * direction[1];
+        x[i + 2] -= w * lambdaT * direction[2];
+        point[0] = x[i];
+        point[1] = x[i + 1];
+        point[2] = x[i + 2];
+        const jt = lambdaT / h;
+        impulse[0] = jt * direction[0];
+        impulse[1] = jt * direction[1];
+        impulse[2] = jt * direction[2];
+        if (dynamic) {
+            collider._applyImpulse(impulse, point, context);
+        } else {
+            collider.recordImpulse(impulse, point);
+        }
+    }
 }
 
-// Scratch arrays: numbers cross function boundaries through these, never as boxed arguments.
-const query = new Float64Array(4);
-const shapeResult = new Float64Array(4);
-const point = new Float64Array(3);
-const direction = new Float64Array(3);
-const impulse = new Float64Array(3);
-const surface = new Float64Array(3);
-const slipState = new Float64Array(2);
-const bodyInverseMass = new Float64Array(1);
+
 /** Restitution acts on velocities after the substep's positions are final: the body must not move any more. */
 const AFTER_SUBSTEP = new SubstepContext();
 AFTER_SUBSTEP.h = 0;
-
-/**
- * Positional friction for one touching contact: removes the particle's tangential slip relative to the surface over
- * the substep, entirely while it is within the static cone (|slip| < μs·depth), else by μk·depth. The contact normal
- * is in the module's `direction` scratch and the contact point in `point`; `state` holds depth and inverse mass.
- */
-function applyFriction(body: SoftBody, collider: Collider, i: number, state: Float64Array, context: SubstepContext): void {
-    const us = Math.sqrt(body.staticFriction * collider.friction);
-    const uk = Math.sqrt(body.kineticFriction * collider.friction);
-    if (us === 0 && uk === 0) {
-        return;
-    }
-    const x = body.positions;
-    const xPrev = body.previousPositions;
-    const h = context.h;
-    const depth = state[0];
-    const w = state[1];
-    const nx = direction[0];
-    const ny = direction[1];
-    const nz = direction[2];
-    const dynamic = collider.motion === ColliderMotion.Dynamic;
-    collider.pointVelocity(point, surface);
-    let sx = x[i] - xPrev[i] - surface[0] * h;
-    let sy = x[i + 1] - xPrev[i + 1] - surface[1] * h;
-    let sz = x[i + 2] - xPrev[i + 2] - surface[2] * h;
-    const along = sx * nx + sy * ny + sz * nz;
-    sx -= along * nx;
-    sy -= along * ny;
-    sz -= along * nz;
-    const slip = Math.sqrt(sx * sx + sy * sy + sz * sz);
-    if (slip < 1e-12) {
-        return;
-    }
-    const removed = slip < us * depth ? slip : Math.min(uk * depth, slip);
-    direction[0] = sx / slip;
-    direction[1] = sy / slip;
-    direction[2] = sz / slip;
-    let wBodyT = 0;
-    if (dynamic) {
-        collider._inverseMassAt(point, direction, bodyInverseMass);
-        wBodyT = bodyInverseMass[0];
-    }
-    const lambdaT = removed / (w + wBodyT);
-    x[i] -= w * lambdaT * direction[0];
-    x[i + 1] -= w * lambdaT * direction[1];
-    x[i + 2] -= w * lambdaT * direction[2];
-    point[0] = x[i];
-    point[1] = x[i + 1];
-    point[2] = x[i + 2];
-    const jt = lambdaT / h;
-    impulse[0] = jt * direction[0];
-    impulse[1] = jt * direction[1];
-    impulse[2] = jt * direction[2];
-    if (dynamic) {
-        collider._applyImpulse(impulse, point, context);
-    } else {
-        collider.recordImpulse(impulse, point);
-    }
-}

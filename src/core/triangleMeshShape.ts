@@ -9,6 +9,8 @@ import { closestPointOnTriangle } from "./closestPointOnTriangle.js";
 export class TriangleMeshShape {
     /** Whether the mesh is closed (and so has an inside). */
     public readonly closed: boolean;
+    /** Scratch for `closestPointOnTriangle`'s result (point and squared distance). */
+    private readonly _closest = new Float64Array(4);
     private readonly _positions: Float64Array;
     private readonly _indices: Int32Array;
     private readonly _normals: Float64Array;
@@ -134,6 +136,7 @@ export class TriangleMeshShape {
                         const a = 3 * this._indices[3 * t];
                         const b = 3 * this._indices[3 * t + 1];
                         const c = 3 * this._indices[3 * t + 2];
+                        const closest = this._closest;
                         closestPointOnTriangle(this._positions, a, b, c, point, closest);
                         const dist2 = closest[3];
                         if (dist2 < best2) {
@@ -212,7 +215,6 @@ export class TriangleMeshShape {
     }
 }
 
-const closest = new Float64Array(4);
 
 function clampCell(value: number, count: number): number {
     return value < 0 ? 0 : value >= count ? count - 1 : value;
