@@ -12,6 +12,9 @@ export enum ColliderShapeKind {
     Mesh = 6,
 }
 
+/** Half extent (m) under which a box counts as a two-sided sheet (see {@link ColliderShape.twoSided}). */
+export const THIN_BOX_HALF_EXTENT = 1e-3;
+
 /**
  * One compiled collider shape: the descriptor turned into flat numbers the narrow phase reads, in the collider's
  * local frame. {@link ColliderShape.query} answers "how far is this point from the surface, and which way is out".
@@ -22,8 +25,10 @@ export class ColliderShape {
     /** Local axis-aligned bounds in the collider frame (min xyz, max xyz); infinite for planes. */
     public readonly bounds = new Float64Array(6);
     /**
-     * Whether the shape is a sheet with two sides and no inside (an open mesh): its distance is never negative, so
-     * a particle that passes through it within a substep must be told which side it came from.
+     * Whether the shape is a sheet with two sides and no inside worth the name: an open mesh (its distance is never
+     * negative), or a box thinner than {@link THIN_BOX_HALF_EXTENT} on some axis (a ground made from a flat mesh,
+     * whose "inside" would push a particle that crossed it out through the far face). A particle that passes through
+     * such a shape within a substep is sent back to the side it came from.
      */
     public readonly twoSided: boolean = false;
     /** Plane normal / box half extents / segment point A (kind-dependent). */
@@ -73,6 +78,7 @@ export class ColliderShape {
                     throw new Error(`box half extents must be positive, got ${h.join(", ")}`);
                 }
                 this._a.set(h);
+                this.twoSided = Math.min(h[0], h[1], h[2]) < THIN_BOX_HALF_EXTENT;
                 this._center.set(finiteVector(descriptor.center, "box center"));
                 matrixFromQuaternion(descriptor.rotation ?? [0, 0, 0, 1], this._rotation);
                 const r = this._rotation;

@@ -102,13 +102,10 @@ export class ParticleContacts {
             query[2] = m[2] * dx + m[5] * dy + m[8] * dz;
             const shape = shapes[slot];
             shape.query(query, n);
-            let depth = thickness - n[3];
-            if (!(depth > 0)) {
-                continue;
-            }
             let nx = m[0] * n[0] + m[1] * n[1] + m[2] * n[2];
             let ny = m[3] * n[0] + m[4] * n[1] + m[5] * n[2];
             let nz = m[6] * n[0] + m[7] * n[1] + m[8] * n[2];
+            let depth = thickness - n[3];
             // A sheet has no inside: if the particle started the substep on the other side of it, it passed through
             // within the substep and goes back to the side it came from (its distance then counts as depth).
             if (shape.twoSided && (xPrev[i] - x[i]) * nx + (xPrev[i + 1] - x[i + 1]) * ny + (xPrev[i + 2] - x[i + 2]) * nz + n[3] < 0) {
@@ -116,6 +113,9 @@ export class ParticleContacts {
                 ny = -ny;
                 nz = -nz;
                 depth = thickness + n[3];
+            }
+            if (!(depth > 0)) {
+                continue;
             }
             direction[0] = nx;
             direction[1] = ny;
