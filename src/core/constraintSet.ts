@@ -16,8 +16,8 @@ export interface ConstraintSet {
      * Whether the solver alternates this set's direction: front to back in the first pass of each iteration, back to
      * front in the second. A one-way Gauss–Seidel sweep leaves its error biased in one direction; for bending next
      * to inextensible edges and tethers that bias feeds energy into the cloth (a 16×16 cloth hung by two corners
-     * kept 0.2 J of motion with damping 1/s instead of coming to rest, and alternating per substep instead blew it
-     * up). Sets without the problem always go front to back, which converges faster for inextensible edges.
+     * still had 1.4e-2 J of motion after 10 s with damping 1/s, against 1e-5 J when alternating; alternating per
+     * substep instead of per pass blew it up). Sets without the problem always go front to back, which converges faster for inextensible edges.
      */
     readonly symmetric: boolean;
     /** Number of constraints. */
