@@ -14,7 +14,7 @@
 //   performance.now(), REPEATS = 3 times (a fresh scene each time); the lowest median counts.
 // Fields:
 //   scene=cloth<n> solver=ours|jolt-lra setting=substeps=<S>,iterations=1 | default | iterations=<k>
-//     ms_per_step = median wall time of one step over the 180 steps.
+//     ms_per_step = the lowest of the REPEATS medians of one step's wall time over the 180 steps.
 //     max_stretch = after the 180th step, max over the structural (horizontal and vertical grid) edges of
 //       current length / rest length.
 //   scene=cloth<n> target_stretch=<T> ours_ms=<ms> jolt_ms=<ms> ratio_at_equal_stretch=<ours_ms / jolt_ms>

@@ -1,6 +1,9 @@
 import type { SoftBody } from "./softBody.js";
 import type { SubstepContext } from "./substepContext.js";
 
+/** Squared air speed (m²/s²) relative to a triangle under which it feels no force (see the triangle loop). */
+const MIN_RELATIVE_SPEED2 = 1e-8;
+
 /** Default air density (kg/m³): dry air at about 20 °C and sea level. */
 export const DEFAULT_AIR_DENSITY = 1.2;
 
@@ -75,7 +78,8 @@ export function computeAerodynamicForces(body: SoftBody, air: Float64Array, cont
         const uy = windY - (v[a + 1] + v[b + 1] + v[c + 1]) / 3;
         const uz = windZ - (v[a + 2] + v[b + 2] + v[c + 2]) / 3;
         const speed2 = ux * ux + uy * uy + uz * uz;
-        if (speed2 === 0) {
+        // Under 0.1 mm/s relative to the air the force (∝ |u|²) is below 1e-8 N/m²: a cloth at rest costs nothing.
+        if (speed2 < MIN_RELATIVE_SPEED2) {
             continue;
         }
         const e1x = x[b] - x[a];
