@@ -16,7 +16,7 @@ const HEIGHT = 2.4;
 const SPHERE_RADIUS = 0.4;
 
 /**
- * The self-test of DESIGN §5: a 16×16 cloth, horizontal at first, pinned by its two back corners, swings down
+ * The 16×16 self-test: a 16×16 cloth, horizontal at first, pinned by its two back corners, swings down
  * and comes to rest hanging against a static Havok sphere. The figures are the acceptance numbers: edge ratios
  * (stretch), contact correction and count, kinetic energy (→ ~0 at rest: no jitter) and the cost of a step.
  */

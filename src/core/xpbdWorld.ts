@@ -57,7 +57,7 @@ const now: () => number =
     typeof performance !== "undefined" && typeof performance.now === "function" ? () => performance.now() : () => Date.now();
 
 /**
- * The XPBD solver: soft bodies, the colliders they meet, and the fixed-substep loop (DESIGN §3). One
+ * The XPBD solver: soft bodies, the colliders they meet, and the fixed-substep loop (see the README). One
  * {@link XpbdWorld.step} advances everything by `dt` in {@link XpbdWorld.substeps} equal substeps. In steady state
  * a step allocates nothing, calls no callbacks and formats no strings; events are queued and read after it.
  * Same inputs in the same order give bit-identical results.
