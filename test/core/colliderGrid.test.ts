@@ -1,16 +1,5 @@
 import { ColliderGrid } from "../../src/core/colliderGrid";
-
-/** mulberry32: a small seeded PRNG, so the random scenes are the same on every run. */
-function random(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
+import { seededRandom } from "../support/seededRandom";
 
 type Box = [number, number, number, number, number, number];
 
@@ -65,7 +54,7 @@ function checkQueries(grid: ColliderGrid, boxes: Box[], queries: Box[]): number 
 }
 
 describe("ColliderGrid", () => {
-    const next = random(12345);
+    const next = seededRandom(12345);
     const boxes = randomBoxes(next, 200, 3);
     const queries = randomBoxes(next, 500, 2);
 
@@ -139,7 +128,7 @@ describe("ColliderGrid", () => {
         expect(Array.from(out.subarray(0, count)).sort((a, b) => a - b)).toEqual(bruteForce(boxes, huge));
         expect(count).toBe(200);
         // Boxes a little larger than the slot count in cells take the same path and stay exact.
-        checkQueries(grid, boxes, randomBoxes(random(7), 100, 6));
+        checkQueries(grid, boxes, randomBoxes(seededRandom(7), 100, 6));
         // A non-finite box overlaps nothing.
         expect(query(grid, [NaN, 0, 0, 1, 1, 1], out)).toBe(0);
         expect(query(grid, [0, 0, 0, Infinity, 1, 1], out)).toBe(bruteForce(boxes, [0, 0, 0, Infinity, 1, 1]).length);

@@ -5,6 +5,7 @@ import { SoftBody, type BendModel } from "../../src/core/softBody";
 import { StepStats } from "../../src/core/stepStats";
 import { SubstepContext } from "../../src/core/substepContext";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
+import { seededRandom } from "../support/seededRandom";
 
 type Vec3 = [number, number, number];
 
@@ -37,18 +38,6 @@ function rotateAbout(p: Vec3, origin: Vec3, k: Vec3, angle: number): Vec3 {
     ];
 }
 
-/** Fixed-seed PRNG (mulberry32): the same "random" quads on every run. */
-function mulberry32(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
-
 /** s = Σ Kᵢ xᵢ of element `e` of `bend` at positions `x`. */
 function bendVector(bend: IsometricBendConstraints, x: ArrayLike<number>, e: number): Vec3 {
     const s: Vec3 = [0, 0, 0];
@@ -71,7 +60,7 @@ function gridDescriptor(segments: number, plane: "xy" | "xz" = "xy") {
 
 describe("isometric bending element (Bergou et al.)", () => {
     test("for random flat quads the cotangent weights give s = 0, and a fold of θ about the hinge gives |s| = |e|θ along the normal", () => {
-        const random = mulberry32(20240611);
+        const random = seededRandom(20240611);
         const theta = 1e-3;
         let worstFlat = 0;
         let worstSum = 0;
