@@ -33,7 +33,7 @@
 import { performance } from "node:perf_hooks";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { createRequire } from "node:module";
-import { createClothGrid } from "../dist/build/index.js";
+import { createClothGrid } from "../dist/meshing/index.js";
 import { SoftBody, XpbdWorld } from "../dist/core/index.js";
 import { clothGrid, createJoltCloth, DT, JOLT, joltSettingsText, loadJolt, maxStretch, median } from "./peerCloth.mjs";
 

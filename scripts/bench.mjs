@@ -1,7 +1,7 @@
 // The core benchmark (`npm run bench`): cloth grids and a tet block at 60 Hz and the default quality, one line per
-// scene, plus the build-time figures of src/build. It imports the compiled ES modules in dist/ (the script
+// scene, plus the build-time figures of src/meshing. It imports the compiled ES modules in dist/ (the script
 // `bench` compiles them first). Figures, not assertions: the same run prints the peers (scripts/bench-peers.mjs).
-import { createClothGrid, tetEdges, tetrahedralize } from "../dist/build/index.js";
+import { createClothGrid, tetEdges, tetrahedralize } from "../dist/meshing/index.js";
 import { Collider, SoftBody, XpbdWorld } from "../dist/core/index.js";
 import { allocationPerCall, collectionsDuring, warmUp } from "./allocationProbe.mjs";
 

@@ -4,7 +4,7 @@
 //   Cloth: n×n quads ((n+1)² particles), 1 m × 1 m in the xy plane, total mass 1 kg lumped per quad (each quad gives
 //   a quarter of its mass to each corner), top-left and top-right corners pinned, gravity 9.81 m/s², 1/60 s steps.
 //   Particle (i, j) is index j·(n+1) + i: column i (x from -0.5), row j (row 0 at the top, y = +0.5). This is also
-//   the order of createClothGrid (src/build/clothGrid.ts), so maxStretch reads our SoftBody.positions directly.
+//   the order of createClothGrid (src/meshing/clothGrid.ts), so maxStretch reads our SoftBody.positions directly.
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);

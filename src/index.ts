@@ -20,4 +20,4 @@ export { SOFT_BODY_IMPOSTOR_DEFAULTS, SoftBodyImpostor, type SoftBodyImpostorOpt
 export type { PinTarget } from "./babylon/pinTargets.js";
 export { readHavokMotion, readHavokShape, type HavokMotionState } from "./babylon/havokShapeReader.js";
 export * from "./core/index.js";
-export * from "./build/index.js";
+export * from "./meshing/index.js";

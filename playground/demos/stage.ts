@@ -14,7 +14,7 @@ import { PhysicsAggregate } from "@babylonjs/core/Physics/v2/physicsAggregate";
 import { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin";
 import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
-import { createClothGrid, type ClothGrid, type ClothGridOptions } from "../../src/build/index.js";
+import { createClothGrid, type ClothGrid, type ClothGridOptions } from "../../src/meshing/index.js";
 import type { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 
 /** What every demo starts from: physics, camera, lights, shadows and a static ground. */

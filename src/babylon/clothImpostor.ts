@@ -4,7 +4,7 @@
  */
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { SoftBody } from "../core/index.js";
-import { applyWeldBinding, buildClothTopology } from "../build/index.js";
+import { applyWeldBinding, buildClothTopology } from "../meshing/index.js";
 import { readMeshData } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
 import { coreOptions, SOFT_IMPOSTOR_DEFAULTS, SoftImpostor, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostor.js";

@@ -9,7 +9,7 @@
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
-import { computeVertexNormals, weldVertices } from "../build/index.js";
+import { computeVertexNormals, weldVertices } from "../meshing/index.js";
 import type { MeshData } from "./meshData.js";
 
 /** Rest normals closer than this (cosine) share a smoothed normal; sharper creases stay hard. */

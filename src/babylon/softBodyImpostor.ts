@@ -5,7 +5,7 @@
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT, SoftBody } from "../core/index.js";
-import { applyTetBinding, bindToTets, tetEdges, tetrahedralize, type TetBinding } from "../build/index.js";
+import { applyTetBinding, bindToTets, tetEdges, tetrahedralize, type TetBinding } from "../meshing/index.js";
 import { readMeshData, transformPoints } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
 import { coreOptions, SOFT_IMPOSTOR_DEFAULTS, SoftImpostor, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostor.js";

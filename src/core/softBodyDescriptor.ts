@@ -1,6 +1,6 @@
 /**
  * What a soft body is built from: particle rest positions and the index lists of each constraint kind.
- * `src/build` produces these arrays from meshes; the core validates them when a {@link SoftBody} is built.
+ * `src/meshing` produces these arrays from meshes; the core validates them when a {@link SoftBody} is built.
  */
 export interface SoftBodyDescriptor {
     /** Particle rest positions in world space (metres), xyz interleaved. */

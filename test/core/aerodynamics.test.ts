@@ -1,4 +1,4 @@
-import { createClothGrid } from "../../src/build/clothGrid";
+import { createClothGrid } from "../../src/meshing/clothGrid";
 import { DEFAULT_AIR_DENSITY, DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT } from "../../src/core/aerodynamics";
 import { SoftBody, type SoftBodyOptions } from "../../src/core/softBody";
 import { XpbdWorld, type XpbdWorldOptions } from "../../src/core/xpbdWorld";

@@ -1,8 +1,8 @@
-import { createClothGrid } from "../../src/build/clothGrid";
+import { createClothGrid } from "../../src/meshing/clothGrid";
 import { colourOrder, reorderConstraints } from "../../src/core/constraintColouring";
 import { SoftBody } from "../../src/core/softBody";
-import { tetEdges } from "../../src/build/tetEdges";
-import { tetrahedralize } from "../../src/build/tetrahedralize";
+import { tetEdges } from "../../src/meshing/tetEdges";
+import { tetrahedralize } from "../../src/meshing/tetrahedralize";
 import { boxMesh } from "../support/coreScenes";
 
 /** Whether `order` holds every index 0..count−1 exactly once. */

@@ -1,4 +1,4 @@
-import { createClothGrid } from "../../src/build/clothGrid";
+import { createClothGrid } from "../../src/meshing/clothGrid";
 import { BendConstraints } from "../../src/core/bendConstraints";
 import { IsometricBendConstraints } from "../../src/core/isometricBendConstraints";
 import { SoftBody, type BendModel } from "../../src/core/softBody";

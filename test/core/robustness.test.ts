@@ -1,7 +1,7 @@
 import { SoftBody } from "../../src/core/softBody";
 import { SoftBodyEventType } from "../../src/core/eventQueue";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
-import { createClothGrid } from "../../src/build/clothGrid";
+import { createClothGrid } from "../../src/meshing/clothGrid";
 import { clothBody } from "../support/coreScenes";
 
 /** A unit tetrahedron, positively oriented. */

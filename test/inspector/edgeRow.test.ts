@@ -1,4 +1,4 @@
-import { createClothGrid } from "../../src/build/index";
+import { createClothGrid } from "../../src/meshing/index";
 import { boundaryNeighbours, edgeRowAt } from "../../src/inspector/edgeRow";
 import { heatColor } from "../../src/inspector/heatColor";
 

@@ -1,6 +1,6 @@
-import { createClothGrid } from "../../src/build/clothGrid";
-import { tetEdges } from "../../src/build/tetEdges";
-import { tetrahedralize } from "../../src/build/tetrahedralize";
+import { createClothGrid } from "../../src/meshing/clothGrid";
+import { tetEdges } from "../../src/meshing/tetEdges";
+import { tetrahedralize } from "../../src/meshing/tetrahedralize";
 import { SoftBody, type SoftBodyOptions } from "../../src/core/softBody";
 
 /** A square cloth of `segments`² quads, `size` metres wide, as a core body (particle i = grid vertex i). */

@@ -1,6 +1,6 @@
 // Runs a 128×128, 1 kg, 1 m cloth hanging from its two top corners for 1 s at the default quality and prints the
 // figures as JSON. It runs in plain Node on the compiled dist/ (jest's sandbox slows this solver down about tenfold).
-import { createClothGrid } from "../../dist/build/index.js";
+import { createClothGrid } from "../../dist/meshing/index.js";
 import { SoftBody, XpbdWorld } from "../../dist/core/index.js";
 
 const grid = createClothGrid({ width: 1, height: 1, segmentsX: 128, segmentsY: 128 });

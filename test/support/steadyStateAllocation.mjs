@@ -2,7 +2,7 @@
 // the figures as JSON (test/core/steadyStateAllocation.test.ts reads them). The scene exercises every part of the
 // step: a cloth with moving kinematic pins and a soft pin, wind, stretch/shear/bend/tethers; a jelly with volume;
 // static, kinematic and dynamic colliders of every shape kind; friction and restitution.
-import { createClothGrid, tetEdges, tetrahedralize } from "../../dist/build/index.js";
+import { createClothGrid, tetEdges, tetrahedralize } from "../../dist/meshing/index.js";
 import { Collider, ColliderMotion, SoftBody, XpbdWorld } from "../../dist/core/index.js";
 import { allocationPerCall, collectionsDuring, warmUp } from "../../scripts/allocationProbe.mjs";
 

@@ -1,7 +1,7 @@
 import { CreateBoxVertexData } from "@babylonjs/core/Meshes/Builders/boxBuilder";
 import { CreateSphereVertexData } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { CreateTorusVertexData } from "@babylonjs/core/Meshes/Builders/torusBuilder";
-import { buildClothTopology } from "../../src/build/clothTopology";
+import { buildClothTopology } from "../../src/meshing/clothTopology";
 
 function uniquePositionCount(positions: ArrayLike<number>, tolerance: number): number {
     const keys = new Set<string>();

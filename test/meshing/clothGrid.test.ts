@@ -1,6 +1,6 @@
 import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
-import { createClothGrid } from "../../src/build/clothGrid";
-import { computeVertexNormals } from "../../src/build/renderBinding";
+import { createClothGrid } from "../../src/meshing/clothGrid";
+import { computeVertexNormals } from "../../src/meshing/renderBinding";
 
 describe("createClothGrid", () => {
     test.each([true, false])("element counts of a 4×3 grid (alternating diagonals: %s)", (alternateDiagonals) => {

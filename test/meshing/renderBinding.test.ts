@@ -2,9 +2,9 @@ import { CreateBoxVertexData } from "@babylonjs/core/Meshes/Builders/boxBuilder"
 import { CreateSphereVertexData } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
 import { closestPointOnTriangle } from "../../src/core/closestPointOnTriangle";
-import { buildClothTopology } from "../../src/build/clothTopology";
-import { applyTetBinding, applyWeldBinding, bindToTets, computeVertexNormals } from "../../src/build/renderBinding";
-import { tetrahedralize } from "../../src/build/tetrahedralize";
+import { buildClothTopology } from "../../src/meshing/clothTopology";
+import { applyTetBinding, applyWeldBinding, bindToTets, computeVertexNormals } from "../../src/meshing/renderBinding";
+import { tetrahedralize } from "../../src/meshing/tetrahedralize";
 
 /** x ↦ A·x + t with a sheared, non-uniformly scaled, rotated A (det > 0). */
 const A = [1.2, 0.3, -0.1, -0.2, 0.9, 0.4, 0.15, -0.25, 1.1];

@@ -1,5 +1,5 @@
 /**
- * `src/build`: pure functions turning mesh arrays into simulation data (cloth topology, tetrahedralisation) and
+ * `src/meshing`: pure functions turning mesh arrays into simulation data (cloth topology, tetrahedralisation) and
  * binding render vertices to the simulation. No Babylon import.
  */
 export { buildClothTopology } from "./clothTopology.js";

@@ -1,10 +1,10 @@
 import { CreateBoxVertexData } from "@babylonjs/core/Meshes/Builders/boxBuilder";
 import { CreateSphereVertexData } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { CreateTorusVertexData } from "@babylonjs/core/Meshes/Builders/torusBuilder";
-import { buildClothTopology } from "../../src/build/clothTopology";
-import { tetQuality } from "../../src/build/tetGeometry";
+import { buildClothTopology } from "../../src/meshing/clothTopology";
+import { tetQuality } from "../../src/meshing/tetGeometry";
 import { tetVolume as tetSignedVolume } from "../../src/core/volumeConstraints";
-import { tetrahedralize, type TetMesh } from "../../src/build/tetrahedralize";
+import { tetrahedralize, type TetMesh } from "../../src/meshing/tetrahedralize";
 
 const meshes = {
     box: CreateBoxVertexData({ size: 1 }),
