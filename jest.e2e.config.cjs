@@ -13,10 +13,7 @@ module.exports = {
     // Sources import siblings as "./x.js" (what Node ESM needs in dist/); jest resolves those to the .ts files.
     moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
     transform: {
-        "^.+\\.(t|j)sx?$": [
-            "@swc/jest",
-            { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } },
-        ],
+        "^.+\\.(t|j)sx?$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } }],
     },
     transformIgnorePatterns: ["/node_modules/"],
 };

@@ -58,7 +58,11 @@ function parseSizes(text) {
 }
 
 function line(fields) {
-    process.stdout.write(`${Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(" ")}\n`);
+    process.stdout.write(
+        `${Object.entries(fields)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(" ")}\n`,
+    );
 }
 
 const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : "na");
@@ -67,7 +71,14 @@ const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits)
 function ourCloth(n, worldOptions) {
     const grid = createClothGrid({ width: 1, height: 1, segmentsX: n, segmentsY: n });
     const t = grid.topology;
-    const body = new SoftBody({ positions: t.positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass: 1 });
+    const body = new SoftBody({
+        positions: t.positions,
+        triangles: t.triangles,
+        stretch: t.stretch,
+        shear: t.shear,
+        bend: t.bend,
+        mass: 1,
+    });
     body.setPinWeight(0, 1);
     body.setPinWeight(grid.columns - 1, 1);
     body.allowSleep = false;
@@ -128,7 +139,8 @@ function msAtStretch(front, target) {
     } else {
         while (front[k + 1].stretch > target) k++;
     }
-    const a = front[k], b = front[k + 1];
+    const a = front[k],
+        b = front[k + 1];
     const x = (p) => Math.log(p.stretch - 1);
     const t = (Math.log(target - 1) - x(a)) / (x(b) - x(a));
     return { ms: Math.exp(Math.log(a.ms) + t * (Math.log(b.ms) - Math.log(a.ms))), extrapolated };
@@ -180,9 +192,7 @@ if (!isMainThread) {
     } catch (error) {
         process.stderr.write(`# peer jolt skipped: ${error?.stack ?? error}\n`);
     }
-    process.stderr.write(
-        `# targets ${TARGETS.join(", ")}: log(ms) interpolated in log(max_stretch - 1) on each side's Pareto frontier\n`,
-    );
+    process.stderr.write(`# targets ${TARGETS.join(", ")}: log(ms) interpolated in log(max_stretch - 1) on each side's Pareto frontier\n`);
 
     for (const n of SIZES) {
         const grid = clothGrid(n);

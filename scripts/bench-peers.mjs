@@ -62,14 +62,15 @@ async function runJolt(grids, report) {
         `# peer jolt-physics@${version} (wasm-compat, single thread): SoftBodyCreationSettings.mNumIterations=${JOLT.numIterations} (default), ` +
             `mLRAType=None for solver=jolt / EuclideanDistance for solver=jolt-lra, ${joltSettingsText()}\n`,
     );
-    for (const grid of grids) for (const variant of JOLT_VARIANTS) {
-        const cloth = createJoltCloth(Jolt, grid, { lraType: variant.lraType, numIterations: JOLT.numIterations });
-        const steps = stepsFor(grid.n);
-        const { msPerStep, gcEvents } = await measure(cloth.step, steps);
-        const stretch = maxStretch(grid, cloth.readPositions());
-        report({ solver: variant.solver, grid, constraints: cloth.constraints, steps, msPerStep, stretch, gcEvents });
-        cloth.destroy();
-    }
+    for (const grid of grids)
+        for (const variant of JOLT_VARIANTS) {
+            const cloth = createJoltCloth(Jolt, grid, { lraType: variant.lraType, numIterations: JOLT.numIterations });
+            const steps = stepsFor(grid.n);
+            const { msPerStep, gcEvents } = await measure(cloth.step, steps);
+            const stretch = maxStretch(grid, cloth.readPositions());
+            report({ solver: variant.solver, grid, constraints: cloth.constraints, steps, msPerStep, stretch, gcEvents });
+            cloth.destroy();
+        }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -107,7 +108,10 @@ async function runBullet(grids, report) {
 
         const c = grid.cols;
         const corner = (p) => new Ammo.btVector3(grid.positions[3 * p], grid.positions[3 * p + 1], grid.positions[3 * p + 2]);
-        const c00 = corner(0), c10 = corner(grid.n), c01 = corner(grid.n * c), c11 = corner(grid.n * c + grid.n);
+        const c00 = corner(0),
+            c10 = corner(grid.n),
+            c01 = corner(grid.n * c),
+            c11 = corner(grid.n * c + grid.n);
         const helpers = new Ammo.btSoftBodyHelpers();
         const cloth = helpers.CreatePatch(world.getWorldInfo(), c00, c10, c01, c11, c, c, 1 | 2, true);
         for (const v of [c00, c10, c01, c11]) Ammo.destroy(v);

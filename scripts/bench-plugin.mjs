@@ -41,7 +41,11 @@ const BYTES_FRAMES = Number(process.env.BENCH_BYTES_FRAMES ?? 300);
 const WINDOW = 20;
 
 function line(fields) {
-    console.log(Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(" "));
+    console.log(
+        Object.entries(fields)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(" "),
+    );
 }
 
 function median(values) {

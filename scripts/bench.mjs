@@ -80,13 +80,24 @@ function allocation(result) {
 }
 
 function line(fields) {
-    console.log(Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(" "));
+    console.log(
+        Object.entries(fields)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(" "),
+    );
 }
 
 function clothScene(segments, steps) {
     const grid = createClothGrid({ width: 1, height: 1, segmentsX: segments, segmentsY: segments });
     const t = grid.topology;
-    const body = new SoftBody({ positions: t.positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass: 1 });
+    const body = new SoftBody({
+        positions: t.positions,
+        triangles: t.triangles,
+        stretch: t.stretch,
+        shear: t.shear,
+        bend: t.bend,
+        mass: 1,
+    });
     body.setPinWeight(0, 1);
     body.setPinWeight(grid.columns - 1, 1);
     body.allowSleep = false;
@@ -138,7 +149,7 @@ function softBoxScene(name, size, bottom, resolution, mass, steps) {
 function boxMesh(sx, sy, sz, y) {
     const positions = [];
     for (let k = 0; k < 8; k++) {
-        positions.push(((k & 1 ? 1 : -1) * sx) / 2, y + ((k & 2 ? 1 : 0) * sy), ((k & 4 ? 1 : -1) * sz) / 2);
+        positions.push(((k & 1 ? 1 : -1) * sx) / 2, y + (k & 2 ? 1 : 0) * sy, ((k & 4 ? 1 : -1) * sz) / 2);
     }
     const indices = [0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5];
     return { positions, indices };
@@ -153,7 +164,7 @@ function torusKnot() {
     const curve = (u) => {
         const p = 2;
         const q = 3;
-        const r = 1 + 0.5 * Math.cos((q * u));
+        const r = 1 + 0.5 * Math.cos(q * u);
         return [r * Math.cos(p * u), 0.5 * Math.sin(q * u), r * Math.sin(p * u)];
     };
     for (let i = 0; i < tubular; i++) {
@@ -212,7 +223,12 @@ function buildFigures() {
         best_ms: tet.best.toFixed(1),
     });
     const cloth = timeIt(() => createClothGrid({ width: 1, height: 1, segmentsX: 128, segmentsY: 128 }));
-    line({ scene: "build-cloth128", particles: cloth.result.topology.positions.length / 3, first_ms: cloth.first.toFixed(1), best_ms: cloth.best.toFixed(1) });
+    line({
+        scene: "build-cloth128",
+        particles: cloth.result.topology.positions.length / 3,
+        first_ms: cloth.first.toFixed(1),
+        best_ms: cloth.best.toFixed(1),
+    });
 }
 
 const steps = stepsOverride ?? 10000;

@@ -46,7 +46,8 @@ export function maxStretch(grid, current) {
     let max = 0;
     const e = grid.structural;
     for (let k = 0; k < e.length; k += 2) {
-        const a = 3 * e[k], b = 3 * e[k + 1];
+        const a = 3 * e[k],
+            b = 3 * e[k + 1];
         const len = Math.hypot(current[b] - current[a], current[b + 1] - current[a + 1], current[b + 2] - current[a + 2]);
         max = Math.max(max, len / grid.restLength);
     }
@@ -129,7 +130,10 @@ export function createJoltCloth(Jolt, grid, { lraType = "None", numIterations = 
     const c = grid.cols;
     for (let j = 0; j < grid.n; j++) {
         for (let i = 0; i < grid.n; i++) {
-            const p00 = j * c + i, p10 = p00 + 1, p01 = p00 + c, p11 = p01 + 1;
+            const p00 = j * c + i,
+                p10 = p00 + 1,
+                p01 = p00 + c,
+                p11 = p01 + 1;
             f.set_mVertex(0, p00);
             f.set_mVertex(1, p01);
             f.set_mVertex(2, p11);
@@ -149,7 +153,10 @@ export function createJoltCloth(Jolt, grid, { lraType = "None", numIterations = 
     Jolt.destroy(attributes);
     shared.Optimize();
     const constraints =
-        shared.mEdgeConstraints.size() + shared.mDihedralBendConstraints.size() + shared.mLRAConstraints.size() + shared.mVolumeConstraints.size();
+        shared.mEdgeConstraints.size() +
+        shared.mDihedralBendConstraints.size() +
+        shared.mLRAConstraints.size() +
+        shared.mVolumeConstraints.size();
 
     const position = new Jolt.RVec3(0, 0, 0);
     const rotation = new Jolt.Quat(0, 0, 0, 1);

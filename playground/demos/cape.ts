@@ -47,11 +47,17 @@ export const cape: Demo = {
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
         // The walk goes round a circle centred at (CIRCLE_RADIUS, 0, 0) that passes through the rest pose.
-        const { shadows } = createStage(scene, havok, { target: new Vector3(CIRCLE_RADIUS, 1, 0), radius: 6.5, alpha: -Math.PI / 2 - 0.4, beta: 1.2 });
+        const { shadows } = createStage(scene, havok, {
+            target: new Vector3(CIRCLE_RADIUS, 1, 0),
+            radius: 6.5,
+            alpha: -Math.PI / 2 - 0.4,
+            beta: 1.2,
+        });
 
         // --- Skeleton (rest pose, mesh space; the character faces −z, the cape hangs on +z) -----------------------
         const skeleton = new Skeleton("rig", "rig", scene);
-        const bone = (name: string, parent: Bone | null, x: number, y: number, z: number) => new Bone(name, skeleton, parent, Matrix.Translation(x, y, z));
+        const bone = (name: string, parent: Bone | null, x: number, y: number, z: number) =>
+            new Bone(name, skeleton, parent, Matrix.Translation(x, y, z));
         const hips = bone("hips", null, 0, HIP_HEIGHT, 0);
         const spine = bone("spine", hips, 0, 0.2, 0);
         const chest = bone("chest", spine, 0, 0.32, 0);
@@ -67,8 +73,16 @@ export const cape: Demo = {
         const y = (b: Bone) => b.getAbsoluteMatrix().m[13];
         const x = (b: Bone) => b.getAbsoluteMatrix().m[12];
         const parts: Part[] = [
-            { mesh: capsuleAt(scene, 0, y(spine) + 0.2, 0, 0.62, 0.2), bone: spine, collider: { kind: "capsule", a: new Vector3(0, -0.02, 0), b: new Vector3(0, 0.42, 0), radius: 0.21 } },
-            { mesh: sphereAt(scene, 0, y(head) + 0.1, 0, 0.3), bone: head, collider: { kind: "sphere", center: new Vector3(0, 0.1, 0), radius: 0.15 } },
+            {
+                mesh: capsuleAt(scene, 0, y(spine) + 0.2, 0, 0.62, 0.2),
+                bone: spine,
+                collider: { kind: "capsule", a: new Vector3(0, -0.02, 0), b: new Vector3(0, 0.42, 0), radius: 0.21 },
+            },
+            {
+                mesh: sphereAt(scene, 0, y(head) + 0.1, 0, 0.3),
+                bone: head,
+                collider: { kind: "sphere", center: new Vector3(0, 0.1, 0), radius: 0.15 },
+            },
             ...[legL, legR].map((leg): Part => ({
                 mesh: capsuleAt(scene, x(leg), y(leg) - 0.43, 0, 0.9, 0.085),
                 bone: leg,
@@ -85,9 +99,22 @@ export const cape: Demo = {
         shadows.addShadowCaster(body);
 
         // --- Key frames ----------------------------------------------------------------------------------------
-        const hipsPosition = new Animation("hipsPosition", "position", FPS, Animation.ANIMATIONTYPE_VECTOR3, Animation.ANIMATIONLOOPMODE_CYCLE);
-        const hipsRotation = new Animation("hipsRotation", "rotationQuaternion", FPS, Animation.ANIMATIONTYPE_QUATERNION, Animation.ANIMATIONLOOPMODE_CYCLE);
-        const positionKeys = [], rotationKeys = [];
+        const hipsPosition = new Animation(
+            "hipsPosition",
+            "position",
+            FPS,
+            Animation.ANIMATIONTYPE_VECTOR3,
+            Animation.ANIMATIONLOOPMODE_CYCLE,
+        );
+        const hipsRotation = new Animation(
+            "hipsRotation",
+            "rotationQuaternion",
+            FPS,
+            Animation.ANIMATIONTYPE_QUATERNION,
+            Animation.ANIMATIONLOOPMODE_CYCLE,
+        );
+        const positionKeys = [],
+            rotationKeys = [];
         const KEYS = 32;
         for (let k = 0; k <= KEYS; k++) {
             // From θ = π, the rest pose (origin, facing −z), round the circle; facing along the tangent (yaw π − θ).
@@ -95,13 +122,25 @@ export const cape: Demo = {
             const theta = Math.PI + (2 * Math.PI * k) / KEYS;
             const frame = (LAP * k) / KEYS;
             const bob = 0.025 * Math.abs(Math.sin((2 * Math.PI * frame) / STRIDE));
-            positionKeys.push({ frame, value: new Vector3(CIRCLE_RADIUS * (1 + Math.cos(theta)), HIP_HEIGHT + bob, CIRCLE_RADIUS * Math.sin(theta)) });
-            rotationKeys.push({ frame, value: Quaternion.RotationYawPitchRoll(Math.PI - theta, 0, 0.04 * Math.sin((2 * Math.PI * frame) / STRIDE)) });
+            positionKeys.push({
+                frame,
+                value: new Vector3(CIRCLE_RADIUS * (1 + Math.cos(theta)), HIP_HEIGHT + bob, CIRCLE_RADIUS * Math.sin(theta)),
+            });
+            rotationKeys.push({
+                frame,
+                value: Quaternion.RotationYawPitchRoll(Math.PI - theta, 0, 0.04 * Math.sin((2 * Math.PI * frame) / STRIDE)),
+            });
         }
         hipsPosition.setKeys(positionKeys);
         hipsRotation.setKeys(rotationKeys);
         const swing = (name: string, amplitude: number, phase: number) => {
-            const anim = new Animation(name, "rotationQuaternion", FPS, Animation.ANIMATIONTYPE_QUATERNION, Animation.ANIMATIONLOOPMODE_CYCLE);
+            const anim = new Animation(
+                name,
+                "rotationQuaternion",
+                FPS,
+                Animation.ANIMATIONTYPE_QUATERNION,
+                Animation.ANIMATIONLOOPMODE_CYCLE,
+            );
             const keys = [];
             for (let k = 0; k <= 8; k++) {
                 const frame = (STRIDE * k) / 8;
@@ -110,8 +149,19 @@ export const cape: Demo = {
             anim.setKeys(keys);
             return anim;
         };
-        const chestTwist = new Animation("chestTwist", "rotationQuaternion", FPS, Animation.ANIMATIONTYPE_QUATERNION, Animation.ANIMATIONLOOPMODE_CYCLE);
-        chestTwist.setKeys([0, 1, 2, 3, 4].map((k) => ({ frame: (STRIDE * k) / 4, value: Quaternion.RotationYawPitchRoll(0.12 * Math.sin((Math.PI * k) / 2), 0.05, 0) })));
+        const chestTwist = new Animation(
+            "chestTwist",
+            "rotationQuaternion",
+            FPS,
+            Animation.ANIMATIONTYPE_QUATERNION,
+            Animation.ANIMATIONLOOPMODE_CYCLE,
+        );
+        chestTwist.setKeys(
+            [0, 1, 2, 3, 4].map((k) => ({
+                frame: (STRIDE * k) / 4,
+                value: Quaternion.RotationYawPitchRoll(0.12 * Math.sin((Math.PI * k) / 2), 0.05, 0),
+            })),
+        );
         const speed = { value: 1 };
         const animatables = [
             scene.beginDirectAnimation(hips, [hipsPosition, hipsRotation], 0, LAP, true, speed.value),
@@ -128,7 +178,10 @@ export const cape: Demo = {
             node.rotationQuaternion = new Quaternion();
             const physicsBody = new PhysicsBody(node, PhysicsMotionType.ANIMATED, false, scene);
             const c = part.collider;
-            physicsBody.shape = c.kind === "capsule" ? new PhysicsShapeCapsule(c.a, c.b, c.radius, scene) : new PhysicsShapeSphere(c.center, c.radius, scene);
+            physicsBody.shape =
+                c.kind === "capsule"
+                    ? new PhysicsShapeCapsule(c.a, c.b, c.radius, scene)
+                    : new PhysicsShapeSphere(c.center, c.radius, scene);
             physicsBody.disablePreStep = false;
             return { node, bone: part.bone };
         });
@@ -149,11 +202,22 @@ export const cape: Demo = {
         const xpbd = new XpbdPlugin(scene);
         // Rest pose: hips at (0, HIP_HEIGHT, 0), no rotation, so the cape is built at the character's back.
         const capeTop = y(shoulderL) + 0.05;
-        const { mesh, grid } = clothMesh(scene, "cape", { width: 0.62, height: 1.05, segmentsX: 14, segmentsY: 22, plane: "xy", origin: [0, capeTop - 0.525, 0.25] });
+        const { mesh, grid } = clothMesh(scene, "cape", {
+            width: 0.62,
+            height: 1.05,
+            segmentsX: 14,
+            segmentsY: 22,
+            plane: "xy",
+            origin: [0, capeTop - 0.525, 0.25],
+        });
         mesh.material = colour(scene, "capeMaterial", new Color3(0.65, 0.1, 0.15), true);
         mesh.receiveShadows = true;
         shadows.addShadowCaster(mesh);
-        const cloth = new ClothImpostor(mesh, { mass: 0.35, stretchStiffness: 1, bendStiffness: 0.1, damping: 0.5, friction: 0.3, thickness: 0.015, allowSleep: false }, xpbd);
+        const cloth = new ClothImpostor(
+            mesh,
+            { mass: 0.35, stretchStiffness: 1, bendStiffness: 0.1, damping: 0.5, friction: 0.3, thickness: 0.015, allowSleep: false },
+            xpbd,
+        );
         const top = Array.from({ length: grid.columns }, (_, i) => i);
         const half = Math.ceil(grid.columns / 2);
         cloth.pinTo(top.slice(0, half), shoulderL, 1);
@@ -199,7 +263,11 @@ function skinnedBody(parts: Part[], skeleton: Skeleton): Mesh {
         const index = skeleton.bones.indexOf(part.bone);
         for (let v = 0; v < part.mesh.getTotalVertices(); v++) boneOfVertex.push(index);
     }
-    const merged = Mesh.MergeMeshes(parts.map((p) => p.mesh), true, true);
+    const merged = Mesh.MergeMeshes(
+        parts.map((p) => p.mesh),
+        true,
+        true,
+    );
     if (!merged) throw new Error("could not merge the body parts");
     merged.name = "character";
     const count = merged.getTotalVertices();

@@ -34,7 +34,12 @@ export const flag: Demo = {
     title: "Flag in gusty wind",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, { target: new Vector3(0.9, 2.7, 0), radius: 7, alpha: -Math.PI / 2 - 0.5, beta: 1.4 });
+        const { shadows } = createStage(scene, havok, {
+            target: new Vector3(0.9, 2.7, 0),
+            radius: 7,
+            alpha: -Math.PI / 2 - 0.5,
+            beta: 1.4,
+        });
 
         const pole = CreateCylinder("pole", { diameter: 2 * POLE_RADIUS, height: POLE_HEIGHT, tessellation: 16 }, scene);
         pole.position.y = POLE_HEIGHT / 2;
@@ -73,7 +78,16 @@ export const flag: Demo = {
         const pins = Array.from({ length: grid.rows }, (_, j) => j * grid.columns);
         const cloth = new ClothImpostor(
             mesh,
-            { mass: 0.5, stretchStiffness: 1, shearStiffness: 0.9, bendStiffness: 0.1, damping: 0.5, thickness: 0.01, allowSleep: false, pins },
+            {
+                mass: 0.5,
+                stretchStiffness: 1,
+                shearStiffness: 0.9,
+                bendStiffness: 0.1,
+                damping: 0.5,
+                thickness: 0.01,
+                allowSleep: false,
+                pins,
+            },
             xpbd,
         );
 

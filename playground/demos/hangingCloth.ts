@@ -25,7 +25,12 @@ export const hangingCloth: Demo = {
     title: "Hanging cloth self-test",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, { target: new Vector3(0, 1.45, -0.4), radius: 5.5, alpha: Math.PI / 2 - 0.7, beta: 1.3 });
+        const { shadows } = createStage(scene, havok, {
+            target: new Vector3(0, 1.45, -0.4),
+            radius: 5.5,
+            alpha: Math.PI / 2 - 0.7,
+            beta: 1.3,
+        });
 
         // The cloth swings down about its pinned back edge (z = −SIZE/2) onto the sphere, which bulges 20 cm through
         // that plane, and comes to rest draped over its front.
@@ -37,7 +42,14 @@ export const hangingCloth: Demo = {
         new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0, friction: 0.5 }, scene);
 
         const xpbd = new XpbdPlugin(scene);
-        const { mesh, grid } = clothMesh(scene, "cloth", { width: SIZE, height: SIZE, segmentsX: SEGMENTS, segmentsY: SEGMENTS, plane: "xz", origin: [0, HEIGHT, 0] });
+        const { mesh, grid } = clothMesh(scene, "cloth", {
+            width: SIZE,
+            height: SIZE,
+            segmentsX: SEGMENTS,
+            segmentsY: SEGMENTS,
+            plane: "xz",
+            origin: [0, HEIGHT, 0],
+        });
         mesh.material = colour(scene, "clothMaterial", new Color3(0.3, 0.55, 0.9), true);
         mesh.receiveShadows = true;
         shadows.addShadowCaster(mesh);

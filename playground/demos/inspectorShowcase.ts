@@ -57,7 +57,12 @@ export const inspectorShowcase: Demo = {
         await scene.whenReadyAsync();
         return {
             xpbd,
-            figures: () => ({ ...solverFigures(xpbd), bodies: xpbd.impostors.length, "jelly asleep": jelly.sleeping ? "yes" : "no", "cloth asleep": cloth.sleeping ? "yes" : "no" }),
+            figures: () => ({
+                ...solverFigures(xpbd),
+                bodies: xpbd.impostors.length,
+                "jelly asleep": jelly.sleeping ? "yes" : "no",
+                "cloth asleep": cloth.sleeping ? "yes" : "no",
+            }),
             // Everything belongs to the scene, which the page disposes.
             dispose() {},
         };

@@ -22,7 +22,12 @@ export const jelly: Demo = {
     title: "Jelly",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, { target: new Vector3(0, 0.9, 0), radius: 6.5, alpha: -Math.PI / 2 - 0.35, beta: 1.2 });
+        const { shadows } = createStage(scene, havok, {
+            target: new Vector3(0, 0.9, 0),
+            radius: 6.5,
+            alpha: -Math.PI / 2 - 0.35,
+            beta: 1.2,
+        });
 
         const slope = CreateBox("slope", { width: 3.2, height: 0.2, depth: 1.8 }, scene);
         slope.position.set(-0.7, 0.72, 0);
@@ -58,8 +63,22 @@ export const jelly: Demo = {
         drop();
 
         const panel = new ControlPanel();
-        panel.slider("volume", 0, 1, 0.01, params.volumeStiffness, (v) => impostor && (impostor.volumeStiffness = params.volumeStiffness = v));
-        panel.slider("stretch", 0, 1, 0.01, params.stretchStiffness, (v) => impostor && (impostor.stretchStiffness = params.stretchStiffness = v));
+        panel.slider(
+            "volume",
+            0,
+            1,
+            0.01,
+            params.volumeStiffness,
+            (v) => impostor && (impostor.volumeStiffness = params.volumeStiffness = v),
+        );
+        panel.slider(
+            "stretch",
+            0,
+            1,
+            0.01,
+            params.stretchStiffness,
+            (v) => impostor && (impostor.stretchStiffness = params.stretchStiffness = v),
+        );
         panel.slider("damping", 0, 10, 0.1, params.damping, (v) => impostor && (impostor.damping = params.damping = v));
         panel.select("resolution", ["3", "4", "5", "6"], String(params.resolution), (v) => {
             params.resolution = Number(v);

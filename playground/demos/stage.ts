@@ -132,7 +132,14 @@ export class ControlPanel {
     }
 
     /** A labelled range slider showing its value; `onInput` runs on every move (and not initially). */
-    public slider(label: string, min: number, max: number, step: number, value: number, onInput: (value: number) => void): HTMLInputElement {
+    public slider(
+        label: string,
+        min: number,
+        max: number,
+        step: number,
+        value: number,
+        onInput: (value: number) => void,
+    ): HTMLInputElement {
         const input = document.createElement("input");
         input.type = "range";
         Object.assign(input, { min: String(min), max: String(max), step: String(step), value: String(value) });

@@ -28,7 +28,12 @@ export const stress: Demo = {
     title: "Stress test",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, { target: new Vector3(0, 0.6, 0), radius: 11, alpha: -Math.PI / 2 - 0.3, beta: 1.05 });
+        const { shadows } = createStage(scene, havok, {
+            target: new Vector3(0, 0.6, 0),
+            radius: 11,
+            alpha: -Math.PI / 2 - 0.3,
+            beta: 1.05,
+        });
         let tier: Tier = "medium (5)";
         const xpbd = new XpbdPlugin(scene, { substeps: TIERS[tier] });
 
@@ -50,7 +55,14 @@ export const stress: Demo = {
                 sphere.receiveShadows = true;
                 new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0 }, scene);
 
-                const { mesh } = clothMesh(scene, `cloth${station}`, { width: 1.3, height: 1.3, segmentsX: 12, segmentsY: 12, plane: "xz", origin: [x, 1.4, z] });
+                const { mesh } = clothMesh(scene, `cloth${station}`, {
+                    width: 1.3,
+                    height: 1.3,
+                    segmentsX: 12,
+                    segmentsY: 12,
+                    plane: "xz",
+                    origin: [x, 1.4, z],
+                });
                 mesh.material = clothMaterials[station % clothMaterials.length];
                 mesh.receiveShadows = true;
                 shadows.addShadowCaster(mesh);

@@ -31,7 +31,7 @@ export const twoWay: Demo = {
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
         const stage = createStage(scene, havok, { target: new Vector3(-0.6, 0.9, 0), radius: 11, alpha: -Math.PI / 2 - 0.15, beta: 1.2 });
-        const xpbd = new XpbdPlugin(scene, { substeps: 10 }) // contacts with heavy bodies hold better with more substeps;
+        const xpbd = new XpbdPlugin(scene, { substeps: 10 }); // contacts with heavy bodies hold better with more substeps;
         const params = { ballSpeed: 7, jellyMass: 8 };
         const boxMaterial = colour(scene, "boxMaterial", new Color3(0.25, 0.55, 0.85));
         const box = (name: string, position: Vector3, mass: number, size = BOX): PhysicsAggregate => {
@@ -54,25 +54,50 @@ export const twoWay: Demo = {
         ballMesh.position.set(BALL_X, 0.6, 0);
         ballMesh.material = colour(scene, "ballMaterial", new Color3(0.9, 0.35, 0.3));
         stage.shadows.addShadowCaster(ballMesh);
-        const ball = new SoftBodyImpostor(ballMesh, { mass: 2, stretchStiffness: 0.85, volumeStiffness: 1, resolution: 5, friction: 0.4 }, xpbd);
+        const ball = new SoftBodyImpostor(
+            ballMesh,
+            { mass: 2, stretchStiffness: 0.85, volumeStiffness: 1, resolution: 5, friction: 0.4 },
+            xpbd,
+        );
         ball.setLinearVelocity(new Vector3(params.ballSpeed, 1.5, 0));
 
         // 2. A trampoline of cloth pinned at its four corners; boxes drop into it.
         const posts = colour(scene, "postMaterial", new Color3(0.6, 0.6, 0.62));
         const height = 1.1;
-        for (const [dx, dz] of [[-0.8, -0.8], [0.8, -0.8], [-0.8, 0.8], [0.8, 0.8]]) {
+        for (const [dx, dz] of [
+            [-0.8, -0.8],
+            [0.8, -0.8],
+            [-0.8, 0.8],
+            [0.8, 0.8],
+        ]) {
             const post = CreateCylinder("post", { diameter: 0.06, height }, scene);
             post.position.set(TRAMPOLINE_X + dx, height / 2, dz);
             post.material = posts;
         }
-        const { mesh: sheet, grid } = clothMesh(scene, "trampoline", { width: 1.6, height: 1.6, segmentsX: 16, segmentsY: 16, plane: "xz", origin: [TRAMPOLINE_X, height, 0] });
+        const { mesh: sheet, grid } = clothMesh(scene, "trampoline", {
+            width: 1.6,
+            height: 1.6,
+            segmentsX: 16,
+            segmentsY: 16,
+            plane: "xz",
+            origin: [TRAMPOLINE_X, height, 0],
+        });
         sheet.material = colour(scene, "trampolineMaterial", new Color3(0.95, 0.8, 0.3), true);
         sheet.receiveShadows = true;
         stage.shadows.addShadowCaster(sheet);
-        const c = grid.columns, last = (grid.rows - 1) * c;
+        const c = grid.columns,
+            last = (grid.rows - 1) * c;
         const trampoline = new ClothImpostor(
             sheet,
-            { mass: 0.5, stretchStiffness: 1, bendStiffness: 0.2, damping: 1, friction: 0.6, thickness: 0.015, pins: [0, c - 1, last, last + c - 1] },
+            {
+                mass: 0.5,
+                stretchStiffness: 1,
+                bendStiffness: 0.2,
+                damping: 1,
+                friction: 0.6,
+                thickness: 0.015,
+                pins: [0, c - 1, last, last + c - 1],
+            },
             xpbd,
         );
         const falling = [
@@ -88,7 +113,11 @@ export const twoWay: Demo = {
         jellyMesh.position.set(SEESAW_X - 1.25, 3.2, 0);
         jellyMesh.material = colour(scene, "jellyMaterial", new Color3(0.35, 0.85, 0.4));
         stage.shadows.addShadowCaster(jellyMesh);
-        const heavy = new SoftBodyImpostor(jellyMesh, { mass: params.jellyMass, stretchStiffness: 0.8, volumeStiffness: 1, resolution: 4, damping: 2 }, xpbd);
+        const heavy = new SoftBodyImpostor(
+            jellyMesh,
+            { mass: params.jellyMass, stretchStiffness: 0.8, volumeStiffness: 1, resolution: 4, damping: 2 },
+            xpbd,
+        );
 
         const panel = new ControlPanel();
         panel.slider("ball stretch", 0, 1, 0.01, ball.stretchStiffness, (v) => (ball.stretchStiffness = v));
@@ -98,7 +127,8 @@ export const twoWay: Demo = {
 
         await scene.whenReadyAsync();
         const v = new Vector3();
-        const fallen = () => wall.filter((a) => a.transformNode.position.y > 0 && Math.abs(a.transformNode.position.x - WALL_X) > 0.3).length;
+        const fallen = () =>
+            wall.filter((a) => a.transformNode.position.y > 0 && Math.abs(a.transformNode.position.x - WALL_X) > 0.3).length;
         return {
             xpbd,
             figures: () => ({

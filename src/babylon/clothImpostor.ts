@@ -7,7 +7,13 @@ import { SoftBody } from "../core/index.js";
 import { applyWeldBinding, buildClothTopology } from "../meshing/index.js";
 import { readMeshData } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
-import { coreOptions, SOFT_IMPOSTOR_DEFAULTS, SoftImpostor, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostor.js";
+import {
+    coreOptions,
+    SOFT_IMPOSTOR_DEFAULTS,
+    SoftImpostor,
+    type SoftImpostorOptions,
+    type SoftImpostorOptionValues,
+} from "./softImpostor.js";
 import type { XpbdPlugin } from "./xpbdPlugin.js";
 
 /** Options of a {@link ClothImpostor}; see {@link SoftImpostorOptions} for the shared ones. */

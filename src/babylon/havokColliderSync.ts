@@ -150,7 +150,9 @@ export class HavokColliderSync {
             this._impulse.set(j[0], j[1], j[2]);
             this._point.set(p[0], p[1], p[2]);
             body.applyImpulse(this._impulse, this._point);
-            const rx = p[0] - com[0], ry = p[1] - com[1], rz = p[2] - com[2];
+            const rx = p[0] - com[0],
+                ry = p[1] - com[1],
+                rz = p[2] - com[2];
             this._angular.set(l[0] - (ry * j[2] - rz * j[1]), l[1] - (rz * j[0] - rx * j[2]), l[2] - (rx * j[1] - ry * j[0]));
             if (this._angular.lengthSquared() > 0) {
                 body.applyAngularImpulse(this._angular);
@@ -304,7 +306,10 @@ export class HavokColliderSync {
         let dz = q.w * -r[2] + q.x * -r[1] - q.y * -r[0] + q.z * r[3];
         let dw = q.w * r[3] - q.x * -r[0] - q.y * -r[1] - q.z * -r[2];
         if (dw < 0) {
-            dx = -dx; dy = -dy; dz = -dz; dw = -dw;
+            dx = -dx;
+            dy = -dy;
+            dz = -dz;
+            dw = -dw;
         }
         const s = Math.sqrt(dx * dx + dy * dy + dz * dz);
         const k = s > 1e-12 ? (2 * Math.atan2(s, dw)) / (s * dt) : 2 / dt;
@@ -359,14 +364,20 @@ function record(values: Float64Array, index: number, value: number | undefined):
 
 // Components of the vector (x, y, z) rotated by the unit quaternion (qx, qy, qz, qw).
 function rotateX(qx: number, qy: number, qz: number, qw: number, x: number, y: number, z: number): number {
-    const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+    const tx = 2 * (qy * z - qz * y),
+        ty = 2 * (qz * x - qx * z),
+        tz = 2 * (qx * y - qy * x);
     return x + qw * tx + (qy * tz - qz * ty);
 }
 function rotateY(qx: number, qy: number, qz: number, qw: number, x: number, y: number, z: number): number {
-    const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+    const tx = 2 * (qy * z - qz * y),
+        ty = 2 * (qz * x - qx * z),
+        tz = 2 * (qx * y - qy * x);
     return y + qw * ty + (qz * tx - qx * tz);
 }
 function rotateZ(qx: number, qy: number, qz: number, qw: number, x: number, y: number, z: number): number {
-    const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+    const tx = 2 * (qy * z - qz * y),
+        ty = 2 * (qz * x - qx * z),
+        tz = 2 * (qx * y - qy * x);
     return z + qw * tz + (qx * ty - qy * tx);
 }

@@ -240,7 +240,10 @@ function readBox(hk: HavokNative, id: ShapeId): ColliderShapeDescriptor {
     for (let i = 0; i < positions.length; i += 3) {
         corners.push([positions[i], positions[i + 1], positions[i + 2]]);
     }
-    const center = scale(corners.reduce((sum, c) => add(sum, c), [0, 0, 0] as Vec3), 1 / corners.length);
+    const center = scale(
+        corners.reduce((sum, c) => add(sum, c), [0, 0, 0] as Vec3),
+        1 / corners.length,
+    );
     // From one corner the shortest edge is shorter than any diagonal; each next edge is the shortest offset
     // orthogonal to the edges found so far.
     const offsets = corners.slice(1).map((c) => sub(c, corners[0]));
@@ -277,7 +280,14 @@ function readBox(hk: HavokNative, id: ShapeId): ColliderShapeDescriptor {
  * created without rotation reads back with identity), then makes it right-handed.
  */
 function alignAxes(dirs: [Vec3, Vec3, Vec3]): { axes: [Vec3, Vec3, Vec3]; order: number[] } {
-    const permutations = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    const permutations = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
     let order = permutations[0];
     let bestScore = -1;
     for (const p of permutations) {
@@ -444,9 +454,13 @@ interface ChildTransform {
  * boxes, cylinders, hulls and meshes take the full per-axis scale.
  */
 function placeChild(hk: HavokNative, childId: ShapeId, shape: ColliderShapeDescriptor, t: ChildTransform): ColliderShapeDescriptor[] {
-    const place = (scaling: Vec3) => (p: Vector3Tuple): Vec3 => add(t.translation, rotate(t.rotation, mul(p, scaling)));
+    const place =
+        (scaling: Vec3) =>
+        (p: Vector3Tuple): Vec3 =>
+            add(t.translation, rotate(t.rotation, mul(p, scaling)));
     const point = place(t.scale);
-    const uniform = Math.abs(Math.abs(t.scale[0]) - Math.abs(t.scale[1])) < 1e-6 && Math.abs(Math.abs(t.scale[0]) - Math.abs(t.scale[2])) < 1e-6;
+    const uniform =
+        Math.abs(Math.abs(t.scale[0]) - Math.abs(t.scale[1])) < 1e-6 && Math.abs(Math.abs(t.scale[0]) - Math.abs(t.scale[2])) < 1e-6;
     const s = Math.abs(t.scale[0]);
     switch (shape.kind) {
         case "sphere": {
@@ -507,7 +521,11 @@ function transformTriangles(
     return { kind, positions, indices };
 }
 
-function boxTriangles(center: Vector3Tuple, half: Vector3Tuple, rotation: QuaternionTuple): { positions: Float32Array; indices: Uint32Array } {
+function boxTriangles(
+    center: Vector3Tuple,
+    half: Vector3Tuple,
+    rotation: QuaternionTuple,
+): { positions: Float32Array; indices: Uint32Array } {
     const positions = new Float32Array(24);
     for (let c = 0; c < 8; c++) {
         const local: Vec3 = [c & 1 ? half[0] : -half[0], c & 2 ? half[1] : -half[1], c & 4 ? half[2] : -half[2]];
@@ -626,10 +644,6 @@ const mul = (a: Vector3Tuple, b: Vector3Tuple): Vec3 => [a[0] * b[0], a[1] * b[1
 const scale = (a: Vector3Tuple, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
 const mid = (a: Vector3Tuple, b: Vector3Tuple): Vec3 => scale(add(a, b), 0.5);
 const dot = (a: Vector3Tuple, b: Vector3Tuple): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const cross = (a: Vector3Tuple, b: Vector3Tuple): Vec3 => [
-    a[1] * b[2] - a[2] * b[1],
-    a[2] * b[0] - a[0] * b[2],
-    a[0] * b[1] - a[1] * b[0],
-];
+const cross = (a: Vector3Tuple, b: Vector3Tuple): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 const length = (a: Vector3Tuple): number => Math.hypot(a[0], a[1], a[2]);
 const normalize = (a: Vector3Tuple): Vec3 => scale(a, 1 / length(a));

@@ -42,7 +42,11 @@ export class PinDriver {
      * @param particles particle indices (distinct)
      * @param body the body the particles belong to (their current positions become the rest-local coordinates)
      */
-    public constructor(public readonly target: PinTarget, particles: Int32Array, body: SoftBody) {
+    public constructor(
+        public readonly target: PinTarget,
+        particles: Int32Array,
+        body: SoftBody,
+    ) {
         this._skinnedMesh = isBone(target) ? findSkinnedMesh(target) : null;
         this.particles = particles;
         this.local = new Float64Array(3 * particles.length);

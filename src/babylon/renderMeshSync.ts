@@ -40,7 +40,10 @@ export class RenderMeshSync {
      * @param mesh the render mesh
      * @param data its geometry as read when the impostor was built
      */
-    public constructor(private readonly _mesh: Mesh, data: MeshData) {
+    public constructor(
+        private readonly _mesh: Mesh,
+        data: MeshData,
+    ) {
         const n = data.vertexCount;
         this.worldPositions = new Float64Array(data.worldPositions);
         this._positions = Float32Array.from(data.localPositions);
@@ -78,18 +81,28 @@ export class RenderMeshSync {
         const m = this._inverseWorld.m;
         const src = this.worldPositions;
         const dst = this._positions;
-        let minX = Infinity, minY = Infinity, minZ = Infinity;
-        let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+        let minX = Infinity,
+            minY = Infinity,
+            minZ = Infinity;
+        let maxX = -Infinity,
+            maxY = -Infinity,
+            maxZ = -Infinity;
         for (let i = 0; i < src.length; i += 3) {
-            const x = src[i], y = src[i + 1], z = src[i + 2];
+            const x = src[i],
+                y = src[i + 1],
+                z = src[i + 2];
             const lx = x * m[0] + y * m[4] + z * m[8] + m[12];
             const ly = x * m[1] + y * m[5] + z * m[9] + m[13];
             const lz = x * m[2] + y * m[6] + z * m[10] + m[14];
             dst[i] = lx;
             dst[i + 1] = ly;
             dst[i + 2] = lz;
-            minX = lx < minX ? lx : minX; minY = ly < minY ? ly : minY; minZ = lz < minZ ? lz : minZ;
-            maxX = lx > maxX ? lx : maxX; maxY = ly > maxY ? ly : maxY; maxZ = lz > maxZ ? lz : maxZ;
+            minX = lx < minX ? lx : minX;
+            minY = ly < minY ? ly : minY;
+            minZ = lz < minZ ? lz : minZ;
+            maxX = lx > maxX ? lx : maxX;
+            maxY = ly > maxY ? ly : maxY;
+            maxZ = lz > maxZ ? lz : maxZ;
         }
         this._computeNormals();
         mesh.updateVerticesData(VertexBuffer.PositionKind, dst);
@@ -158,8 +171,13 @@ function smoothingGroups(data: MeshData): Int32Array {
 }
 
 function normalCosine(normals: Float32Array, a: number, b: number): number {
-    const ax = normals[3 * a], ay = normals[3 * a + 1], az = normals[3 * a + 2];
-    const bx = normals[3 * b], by = normals[3 * b + 1], bz = normals[3 * b + 2];
-    const la = Math.hypot(ax, ay, az), lb = Math.hypot(bx, by, bz);
+    const ax = normals[3 * a],
+        ay = normals[3 * a + 1],
+        az = normals[3 * a + 2];
+    const bx = normals[3 * b],
+        by = normals[3 * b + 1],
+        bz = normals[3 * b + 2];
+    const la = Math.hypot(ax, ay, az),
+        lb = Math.hypot(bx, by, bz);
     return la > 0 && lb > 0 ? (ax * bx + ay * by + az * bz) / (la * lb) : 1;
 }

@@ -8,7 +8,13 @@ import { DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT, SoftBody } from "..
 import { applyTetBinding, bindToTets, tetEdges, tetrahedralize, type TetBinding } from "../meshing/index.js";
 import { readMeshData, transformPoints } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
-import { coreOptions, SOFT_IMPOSTOR_DEFAULTS, SoftImpostor, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostor.js";
+import {
+    coreOptions,
+    SOFT_IMPOSTOR_DEFAULTS,
+    SoftImpostor,
+    type SoftImpostorOptions,
+    type SoftImpostorOptionValues,
+} from "./softImpostor.js";
 import type { XpbdPlugin } from "./xpbdPlugin.js";
 
 /** Options of a {@link SoftBodyImpostor}; see {@link SoftImpostorOptions} for the shared ones. */

@@ -90,7 +90,8 @@ export interface SoftImpostorEvent {
 }
 
 /** {@link SoftImpostorOptions} with the defaults filled in (`staticFriction` follows `friction` when absent). */
-export type ResolvedSoftImpostorOptions = Required<Omit<SoftImpostorOptions, "staticFriction">> & Pick<SoftImpostorOptions, "staticFriction">;
+export type ResolvedSoftImpostorOptions = Required<Omit<SoftImpostorOptions, "staticFriction">> &
+    Pick<SoftImpostorOptions, "staticFriction">;
 
 /** Defaults of {@link SoftImpostorOptions}. */
 export const SOFT_IMPOSTOR_DEFAULTS: Readonly<ResolvedSoftImpostorOptions> = {
@@ -128,7 +129,16 @@ export function coreOptions(caller: string, o: ResolvedSoftImpostorOptions, stif
     for (const [name, value] of Object.entries(stiffness)) {
         checkStiffness(caller, `${name}Stiffness`, value);
     }
-    for (const name of ["damping", "friction", "thickness", "sleepVelocity", "sleepTime", "dragCoefficient", "liftCoefficient", "windScale"] as const) {
+    for (const name of [
+        "damping",
+        "friction",
+        "thickness",
+        "sleepVelocity",
+        "sleepTime",
+        "dragCoefficient",
+        "liftCoefficient",
+        "windScale",
+    ] as const) {
         checkNonNegative(caller, name, o[name]);
     }
     if (o.staticFriction !== undefined) {
@@ -225,7 +235,9 @@ export abstract class SoftImpostor {
         this._stiffness = { ...stiffness };
         this._event = { impostor: this, element: -1, value: 0 };
         const rest = body.restPositions;
-        let min = Infinity, max = -Infinity, diagonal2 = 0;
+        let min = Infinity,
+            max = -Infinity,
+            diagonal2 = 0;
         for (let axis = 0; axis < 3; axis++) {
             min = Infinity;
             max = -Infinity;
@@ -552,7 +564,12 @@ export abstract class SoftImpostor {
         this.plugin._removeImpostor(this);
         this._drivers.length = 0;
         this.onDisposeObservable.notifyObservers(this);
-        for (const observable of [this.onSleepObservable, this.onWakeObservable, this.onOverStretchObservable, this.onInvalidStateObservable]) {
+        for (const observable of [
+            this.onSleepObservable,
+            this.onWakeObservable,
+            this.onOverStretchObservable,
+            this.onInvalidStateObservable,
+        ]) {
             observable.clear();
         }
         this.onDisposeObservable.clear();

@@ -136,7 +136,10 @@ export class XpbdPlugin {
      * @param options see {@link XpbdPluginOptions}
      * @throws Error when physics is not enabled, is not physics v2 with Havok, or the scene already has a plugin
      */
-    public constructor(public readonly scene: Scene, options: XpbdPluginOptions = {}) {
+    public constructor(
+        public readonly scene: Scene,
+        options: XpbdPluginOptions = {},
+    ) {
         const getEngine = (scene as { getPhysicsEngine?: () => unknown }).getPhysicsEngine;
         const engine = typeof getEngine === "function" ? (scene.getPhysicsEngine() as Nullable<PhysicsEngine>) : null;
         if (!engine || !scene.onBeforePhysicsObservable) {
@@ -146,7 +149,9 @@ export class XpbdPlugin {
             );
         }
         if (engine.getPluginVersion() !== 2 || engine.getPhysicsPluginName() !== "HavokPlugin") {
-            throw new Error(`XpbdPlugin: needs physics v2 with the HavokPlugin, found "${engine.getPhysicsPluginName()}" (version ${engine.getPluginVersion()})`);
+            throw new Error(
+                `XpbdPlugin: needs physics v2 with the HavokPlugin, found "${engine.getPhysicsPluginName()}" (version ${engine.getPluginVersion()})`,
+            );
         }
         if (plugins.has(scene)) {
             throw new Error("XpbdPlugin: this scene already has an XpbdPlugin; dispose it first");

@@ -126,7 +126,13 @@ function measureVolume(body: SoftBody, residuals: boolean): void {
     let total = 0;
     let restTotal = 0;
     for (let t = 0; t < volume.count; t++) {
-        const current = tetVolume(x, volume.indices[4 * t], volume.indices[4 * t + 1], volume.indices[4 * t + 2], volume.indices[4 * t + 3]);
+        const current = tetVolume(
+            x,
+            volume.indices[4 * t],
+            volume.indices[4 * t + 1],
+            volume.indices[4 * t + 2],
+            volume.indices[4 * t + 3],
+        );
         const restVolume = volume.restVolumes[t];
         const error = Math.abs(current / restVolume - 1);
         total += current;

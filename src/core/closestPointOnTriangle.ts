@@ -12,24 +12,51 @@
  * @param query - The query point.
  * @param out - Receives the closest point and the squared distance (4 entries).
  */
-export function closestPointOnTriangle(positions: Float64Array, a: number, b: number, c: number, query: Float64Array, out: Float64Array): void {
-    const qx = query[0], qy = query[1], qz = query[2];
-    const ax = positions[a], ay = positions[a + 1], az = positions[a + 2];
-    const bx = positions[b], by = positions[b + 1], bz = positions[b + 2];
-    const cx = positions[c], cy = positions[c + 1], cz = positions[c + 2];
-    const abx = bx - ax, aby = by - ay, abz = bz - az;
-    const acx = cx - ax, acy = cy - ay, acz = cz - az;
-    const apx = qx - ax, apy = qy - ay, apz = qz - az;
+export function closestPointOnTriangle(
+    positions: Float64Array,
+    a: number,
+    b: number,
+    c: number,
+    query: Float64Array,
+    out: Float64Array,
+): void {
+    const qx = query[0],
+        qy = query[1],
+        qz = query[2];
+    const ax = positions[a],
+        ay = positions[a + 1],
+        az = positions[a + 2];
+    const bx = positions[b],
+        by = positions[b + 1],
+        bz = positions[b + 2];
+    const cx = positions[c],
+        cy = positions[c + 1],
+        cz = positions[c + 2];
+    const abx = bx - ax,
+        aby = by - ay,
+        abz = bz - az;
+    const acx = cx - ax,
+        acy = cy - ay,
+        acz = cz - az;
+    const apx = qx - ax,
+        apy = qy - ay,
+        apz = qz - az;
     const d1 = abx * apx + aby * apy + abz * apz;
     const d2 = acx * apx + acy * apy + acz * apz;
     let px: number, py: number, pz: number;
     if (d1 <= 0 && d2 <= 0) {
-        px = ax; py = ay; pz = az;
+        px = ax;
+        py = ay;
+        pz = az;
     } else {
-        const bpx = qx - bx, bpy = qy - by, bpz = qz - bz;
+        const bpx = qx - bx,
+            bpy = qy - by,
+            bpz = qz - bz;
         const d3 = abx * bpx + aby * bpy + abz * bpz;
         const d4 = acx * bpx + acy * bpy + acz * bpz;
-        const cpx = qx - cx, cpy = qy - cy, cpz = qz - cz;
+        const cpx = qx - cx,
+            cpy = qy - cy,
+            cpz = qz - cz;
         const d5 = abx * cpx + aby * cpy + abz * cpz;
         const d6 = acx * cpx + acy * cpy + acz * cpz;
         // vc, vb, va: barycentric numerators; a non-positive one puts q beyond the opposite edge.
@@ -37,27 +64,42 @@ export function closestPointOnTriangle(positions: Float64Array, a: number, b: nu
         const vb = d5 * d2 - d1 * d6;
         const va = d3 * d6 - d5 * d4;
         if (d3 >= 0 && d4 <= d3) {
-            px = bx; py = by; pz = bz;
+            px = bx;
+            py = by;
+            pz = bz;
         } else if (d6 >= 0 && d5 <= d6) {
-            px = cx; py = cy; pz = cz;
+            px = cx;
+            py = cy;
+            pz = cz;
         } else if (vc <= 0 && d1 >= 0 && d3 <= 0) {
             const t = d1 / (d1 - d3);
-            px = ax + t * abx; py = ay + t * aby; pz = az + t * abz;
+            px = ax + t * abx;
+            py = ay + t * aby;
+            pz = az + t * abz;
         } else if (vb <= 0 && d2 >= 0 && d6 <= 0) {
             const t = d2 / (d2 - d6);
-            px = ax + t * acx; py = ay + t * acy; pz = az + t * acz;
+            px = ax + t * acx;
+            py = ay + t * acy;
+            pz = az + t * acz;
         } else if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
             const t = (d4 - d3) / (d4 - d3 + (d5 - d6));
-            px = bx + t * (cx - bx); py = by + t * (cy - by); pz = bz + t * (cz - bz);
+            px = bx + t * (cx - bx);
+            py = by + t * (cy - by);
+            pz = bz + t * (cz - bz);
         } else {
             const inv = 1 / (va + vb + vc);
-            const v = vb * inv, w = vc * inv;
-            px = ax + abx * v + acx * w; py = ay + aby * v + acy * w; pz = az + abz * v + acz * w;
+            const v = vb * inv,
+                w = vc * inv;
+            px = ax + abx * v + acx * w;
+            py = ay + aby * v + acy * w;
+            pz = az + abz * v + acz * w;
         }
     }
     out[0] = px;
     out[1] = py;
     out[2] = pz;
-    const dx = qx - px, dy = qy - py, dz = qz - pz;
+    const dx = qx - px,
+        dy = qy - py,
+        dz = qz - pz;
     out[3] = dx * dx + dy * dy + dz * dz;
 }

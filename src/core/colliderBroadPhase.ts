@@ -144,7 +144,8 @@ export class ColliderBroadPhase {
                 const wy = collider.position[1] + m[3] * cx + m[4] * cy + m[5] * cz - collider._com[1];
                 const wz = collider.position[2] + m[6] * cx + m[7] * cy + m[8] * cz - collider._com[2];
                 const reach = Math.sqrt(wx * wx + wy * wy + wz * wz) + Math.sqrt(hx * hx + hy * hy + hz * hz);
-                sweep = (Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + Math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) * reach) * dt;
+                sweep =
+                    (Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + Math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) * reach) * dt;
             }
             for (let axis = 0; axis < 3; axis++) {
                 const r = axis * 3;
@@ -185,10 +186,18 @@ export class ColliderBroadPhase {
             }
             const v = collider.linearVelocity;
             const w = collider.angularVelocity;
-            const moving = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > body.sleepVelocity ** 2 || w[0] * w[0] + w[1] * w[1] + w[2] * w[2] > 1e-6;
+            const moving =
+                v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > body.sleepVelocity ** 2 || w[0] * w[0] + w[1] * w[1] + w[2] * w[2] > 1e-6;
             const o = s * 6;
-            if (moving && bounds[o] <= maxX + pad && bounds[o + 3] >= minX - pad && bounds[o + 1] <= maxY + pad &&
-                bounds[o + 4] >= minY - pad && bounds[o + 2] <= maxZ + pad && bounds[o + 5] >= minZ - pad) {
+            if (
+                moving &&
+                bounds[o] <= maxX + pad &&
+                bounds[o + 3] >= minX - pad &&
+                bounds[o + 1] <= maxY + pad &&
+                bounds[o + 4] >= minY - pad &&
+                bounds[o + 2] <= maxZ + pad &&
+                bounds[o + 5] >= minZ - pad
+            ) {
                 return true;
             }
         }

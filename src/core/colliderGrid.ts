@@ -176,7 +176,14 @@ export class ColliderGrid {
         const b = this.bounds;
         const o = s * 6;
         // `x − x` is 0 exactly for finite x (NaN for ±∞ and NaN), and unlike a call it never boxes the number.
-        const spread = b[o] - b[o] + (b[o + 1] - b[o + 1]) + (b[o + 2] - b[o + 2]) + (b[o + 3] - b[o + 3]) + (b[o + 4] - b[o + 4]) + (b[o + 5] - b[o + 5]);
+        const spread =
+            b[o] -
+            b[o] +
+            (b[o + 1] - b[o + 1]) +
+            (b[o + 2] - b[o + 2]) +
+            (b[o + 3] - b[o + 3]) +
+            (b[o + 4] - b[o + 4]) +
+            (b[o + 5] - b[o + 5]);
         if (spread !== 0) {
             return -1;
         }
@@ -230,6 +237,12 @@ function overlaps(
     maxZ: number,
 ): boolean {
     const o = s * 6;
-    return bounds[o] <= maxX && bounds[o + 3] >= minX && bounds[o + 1] <= maxY && bounds[o + 4] >= minY &&
-        bounds[o + 2] <= maxZ && bounds[o + 5] >= minZ;
+    return (
+        bounds[o] <= maxX &&
+        bounds[o + 3] >= minX &&
+        bounds[o + 1] <= maxY &&
+        bounds[o + 4] >= minY &&
+        bounds[o + 2] <= maxZ &&
+        bounds[o + 5] >= minZ
+    );
 }

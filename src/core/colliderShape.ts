@@ -336,7 +336,6 @@ export class ColliderShape {
     }
 }
 
-
 /** Row-major rotation matrix of a unit quaternion `[x, y, z, w]` (normalised first). */
 export function matrixFromQuaternion(q: ArrayLike<number>, out: Float64Array): void {
     const length = Math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);

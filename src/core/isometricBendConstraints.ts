@@ -79,7 +79,10 @@ export class IsometricBendConstraints implements ConstraintSet {
             this.weights[4 * e + 3] = cotC1 + cotC2;
             const c = 3 * ic;
             const d = 3 * id;
-            this.hingeLengths2[e] = (positions[d] - positions[c]) ** 2 + (positions[d + 1] - positions[c + 1]) ** 2 + (positions[d + 2] - positions[c + 2]) ** 2;
+            this.hingeLengths2[e] =
+                (positions[d] - positions[c]) ** 2 +
+                (positions[d + 1] - positions[c + 1]) ** 2 +
+                (positions[d + 2] - positions[c + 2]) ** 2;
         }
     }
 
@@ -212,7 +215,8 @@ export class IsometricBendConstraints implements ConstraintSet {
                 const ka = weights[4 * e];
                 const kb = weights[4 * e + 1];
                 const kd = weights[4 * e + 3];
-                const sn = (ka * acx + kb * bcx + kd * dcx) * nx + (ka * acy + kb * bcy + kd * dcy) * ny + (ka * acz + kb * bcz + kd * dcz) * nz;
+                const sn =
+                    (ka * acx + kb * bcx + kd * dcx) * nx + (ka * acy + kb * bcy + kd * dcy) * ny + (ka * acz + kb * bcz + kd * dcz) * nz;
                 error = Math.abs(sn) / Math.sqrt(n2 * this.hingeLengths2[e]);
             }
             bendSum += error;

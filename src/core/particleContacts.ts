@@ -312,7 +312,6 @@ export class ParticleContacts {
     }
 }
 
-
 /** Restitution acts on velocities after the substep's positions are final: the body must not move any more. */
 const AFTER_SUBSTEP = new SubstepContext();
 AFTER_SUBSTEP.h = 0;

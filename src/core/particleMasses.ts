@@ -6,7 +6,12 @@ import { tetVolume } from "./volumeConstraints.js";
  * tet gives a quarter of its share to each corner), else by triangle area (a third per corner), else evenly.
  * Particles that receive nothing (isolated ones) get the mean mass, so every particle is simulated.
  */
-export function lumpParticleMasses(descriptor: SoftBodyDescriptor, positions: Float64Array, tets: Int32Array, triangles: Int32Array): Float64Array {
+export function lumpParticleMasses(
+    descriptor: SoftBodyDescriptor,
+    positions: Float64Array,
+    tets: Int32Array,
+    triangles: Int32Array,
+): Float64Array {
     const n = positions.length / 3;
     const masses = new Float64Array(n);
     if (descriptor.particleMasses) {

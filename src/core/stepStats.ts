@@ -94,7 +94,12 @@ export class StepStats {
 
     /** Adds a body's figures to these (world totals: counts add, maxima take the max, means weight by count). */
     public accumulate(body: StepStats): void {
-        this.meanStretchResidual = mean(this.meanStretchResidual, this.stretchConstraints, body.meanStretchResidual, body.stretchConstraints);
+        this.meanStretchResidual = mean(
+            this.meanStretchResidual,
+            this.stretchConstraints,
+            body.meanStretchResidual,
+            body.stretchConstraints,
+        );
         this.meanEdgeRatio = mean(this.meanEdgeRatio, this.stretchConstraints, body.meanEdgeRatio, body.stretchConstraints);
         this.meanBendResidual = mean(this.meanBendResidual, this.bendConstraints, body.meanBendResidual, body.bendConstraints);
         this.meanVolumeResidual = mean(this.meanVolumeResidual, this.volumeConstraints, body.meanVolumeResidual, body.volumeConstraints);

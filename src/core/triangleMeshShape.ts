@@ -215,7 +215,6 @@ export class TriangleMeshShape {
     }
 }
 
-
 function clampCell(value: number, count: number): number {
     return value < 0 ? 0 : value >= count ? count - 1 : value;
 }

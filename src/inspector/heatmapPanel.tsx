@@ -47,7 +47,12 @@ export function HeatmapPanel({ impostor, session }: { impostor: SoftImpostor; se
                 onChange={(kind) => change(() => (overlay.kind = kind as ResidualKind))}
                 description={info.description}
             />
-            <SwitchPropertyLine label="Auto scale" value={overlay.autoScale} onChange={(value) => change(() => (overlay.autoScale = value))} description="Red is the current maximum." />
+            <SwitchPropertyLine
+                label="Auto scale"
+                value={overlay.autoScale}
+                onChange={(value) => change(() => (overlay.autoScale = value))}
+                description="Red is the current maximum."
+            />
             {!overlay.autoScale && (
                 <SyncedSliderPropertyLine
                     label="Scale (red at)"
@@ -61,7 +66,12 @@ export function HeatmapPanel({ impostor, session }: { impostor: SoftImpostor; se
             )}
             {on && (
                 <>
-                    <ColorScale uniqueId="XpbdHeatmapLegend" title={`${info.label} scale`} low={format(0, info.unit)} high={format(scale, info.unit)} />
+                    <ColorScale
+                        uniqueId="XpbdHeatmapLegend"
+                        title={`${info.label} scale`}
+                        low={format(0, info.unit)}
+                        high={format(scale, info.unit)}
+                    />
                     <TextPropertyLine label="Current min" uniqueId="XpbdHeatmapMin" value={format(min, info.unit)} />
                     <TextPropertyLine label="Current max" uniqueId="XpbdHeatmapMax" value={format(max, info.unit)} />
                 </>

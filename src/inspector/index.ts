@@ -85,7 +85,10 @@ export function showXpbdInspector(scene: Scene, options: XpbdInspectorOptions = 
     const merged = {
         disableTeachingMoments: true,
         ...rest,
-        serviceDefinitions: [...XPBD_INSPECTOR_SERVICE_DEFINITIONS, ...serviceDefinitions] as unknown as readonly WeaklyTypedServiceDefinition[],
+        serviceDefinitions: [
+            ...XPBD_INSPECTOR_SERVICE_DEFINITIONS,
+            ...serviceDefinitions,
+        ] as unknown as readonly WeaklyTypedServiceDefinition[],
     } as Partial<InspectorOptions>;
     return ShowInspector(scene, merged);
 }

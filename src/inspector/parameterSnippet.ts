@@ -27,7 +27,12 @@ const ORDER: readonly (keyof SoftImpostorOptionValues)[] = [
 export function parameterTable(impostor: SoftImpostor): Record<string, number | boolean> {
     const options = impostor.getOptions() as unknown as Record<string, unknown>;
     const table: Record<string, number | boolean> = {};
-    const keys = [...ORDER, ...Object.keys(options).filter((k) => !ORDER.includes(k as keyof SoftImpostorOptionValues)).sort()];
+    const keys = [
+        ...ORDER,
+        ...Object.keys(options)
+            .filter((k) => !ORDER.includes(k as keyof SoftImpostorOptionValues))
+            .sort(),
+    ];
     for (const key of keys) {
         const value = options[key];
         if (typeof value === "boolean") {
@@ -73,4 +78,3 @@ function formatValue(key: string, value: number | boolean): string {
 function round(value: number): number {
     return Number.isInteger(value) ? value : Number(value.toPrecision(6));
 }
-

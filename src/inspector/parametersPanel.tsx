@@ -22,9 +22,30 @@ export function ParametersPanel({ impostor }: { impostor: SoftImpostor }): React
                 propertyKey="stretchStiffness"
                 description="Stretch stiffness in [0, 1]: 1 is inextensible; each 1/6 below is ten times more compliance."
             />
-            {cloth && <BoundProperty {...stiffness} label="Shear" propertyKey="shearStiffness" description="Shear stiffness in [0, 1] (the diagonals across each pair of triangles)." />}
-            {cloth && <BoundProperty {...stiffness} label="Bend" propertyKey="bendStiffness" description="Bend stiffness in [0, 1] (dihedral angles)." />}
-            {!cloth && <BoundProperty {...stiffness} label="Volume" propertyKey="volumeStiffness" description="Volume stiffness in [0, 1]: resistance to volume change of every tetrahedron." />}
+            {cloth && (
+                <BoundProperty
+                    {...stiffness}
+                    label="Shear"
+                    propertyKey="shearStiffness"
+                    description="Shear stiffness in [0, 1] (the diagonals across each pair of triangles)."
+                />
+            )}
+            {cloth && (
+                <BoundProperty
+                    {...stiffness}
+                    label="Bend"
+                    propertyKey="bendStiffness"
+                    description="Bend stiffness in [0, 1] (dihedral angles)."
+                />
+            )}
+            {!cloth && (
+                <BoundProperty
+                    {...stiffness}
+                    label="Volume"
+                    propertyKey="volumeStiffness"
+                    description="Volume stiffness in [0, 1]: resistance to volume change of every tetrahedron."
+                />
+            )}
             <BoundProperty
                 component={SyncedSliderPropertyLine}
                 target={impostor}

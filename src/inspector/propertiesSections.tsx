@@ -47,11 +47,15 @@ const definition: ServiceDefinition<[], [IPropertiesService, Sessions]> = {
                     },
                     {
                         section: SECTION_TITLES.pins,
-                        component: panel((impostor, session) => <PinWeightsPanel key={impostor.mesh.uniqueId} impostor={impostor} session={session} />),
+                        component: panel((impostor, session) => (
+                            <PinWeightsPanel key={impostor.mesh.uniqueId} impostor={impostor} session={session} />
+                        )),
                     },
                     {
                         section: SECTION_TITLES.heatmap,
-                        component: panel((impostor, session) => <HeatmapPanel key={impostor.mesh.uniqueId} impostor={impostor} session={session} />),
+                        component: panel((impostor, session) => (
+                            <HeatmapPanel key={impostor.mesh.uniqueId} impostor={impostor} session={session} />
+                        )),
                     },
                 ],
             }),

@@ -2,7 +2,13 @@
  * The "Soft bodies" section of the Scene Explorer: one entry per impostor. Selecting one shows its sections in the
  * Properties pane and its panels in the "Soft bodies" pane.
  */
-import { SceneExplorerServiceIdentity, SceneContextIdentity, type ISceneContext, type ISceneExplorerService, type ServiceDefinition } from "@babylonjs/inspector";
+import {
+    SceneExplorerServiceIdentity,
+    SceneContextIdentity,
+    type ISceneContext,
+    type ISceneExplorerService,
+    type ServiceDefinition,
+} from "@babylonjs/inspector";
 import type { SoftImpostor } from "../babylon/softImpostor.js";
 import { XpbdPlugin } from "../babylon/xpbdPlugin.js";
 import type { XpbdInspectorServiceDefinition } from "./serviceDefinition.js";

@@ -41,7 +41,9 @@ function SoftBodiesPaneContent({ session, reveal }: { session: XpbdInspectorSess
             <Accordion uniqueId={SOFT_BODIES_PANE_KEY}>
                 <AccordionSection title="Bodies">
                     {!plugin && <MessageBar intent="info" message="This scene has no XpbdPlugin (yet)." staticItem />}
-                    {plugin && impostors.length === 0 && <MessageBar intent="info" message="No cloth or soft body in this scene." staticItem />}
+                    {plugin && impostors.length === 0 && (
+                        <MessageBar intent="info" message="No cloth or soft body in this scene." staticItem />
+                    )}
                     {impostors.map((impostor) => (
                         <ButtonLine
                             key={impostor.mesh.uniqueId}

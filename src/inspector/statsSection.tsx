@@ -1,5 +1,11 @@
 /** The "Soft bodies (XPBD)" section of the Inspector's Statistics pane: the plugin's figures of the last step. */
-import { StatsServiceIdentity, StringifiedPropertyLine, MessageBar, type IStatsService, type ServiceDefinition } from "@babylonjs/inspector";
+import {
+    StatsServiceIdentity,
+    StringifiedPropertyLine,
+    MessageBar,
+    type IStatsService,
+    type ServiceDefinition,
+} from "@babylonjs/inspector";
 import type { Scene } from "@babylonjs/core/scene";
 import type { ReactElement } from "react";
 import type { StepStats } from "../core/index.js";
@@ -54,7 +60,14 @@ function XpbdStats({ context: scene }: { context: Scene }): ReactElement {
     return (
         <>
             {LINES.map(([label, , precision, units], i) => (
-                <StringifiedPropertyLine key={label} uniqueId={`Xpbd${label}`} label={label} value={values[i]} precision={precision} units={units} />
+                <StringifiedPropertyLine
+                    key={label}
+                    uniqueId={`Xpbd${label}`}
+                    label={label}
+                    value={values[i]}
+                    precision={precision}
+                    units={units}
+                />
             ))}
         </>
     );

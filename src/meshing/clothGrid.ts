@@ -66,7 +66,8 @@ export function createClothGrid(options: ClothGridOptions): ClothGrid {
     const vertical = (options.plane ?? "xy") === "xy";
     const [ox, oy, oz] = options.origin ?? [0, 0, 0];
     const alternate = options.alternateDiagonals ?? true;
-    const columns = segmentsX + 1, rows = segmentsY + 1;
+    const columns = segmentsX + 1,
+        rows = segmentsY + 1;
     const count = columns * rows;
     const positions = new Float32Array(count * 3);
     const uvs = new Float32Array(count * 2);
@@ -93,7 +94,10 @@ export function createClothGrid(options: ClothGridOptions): ClothGrid {
     let k = 0;
     for (let j = 0; j < segmentsY; j++) {
         for (let i = 0; i < segmentsX; i++) {
-            const tl = j * columns + i, tr = tl + 1, bl = tl + columns, br = bl + 1;
+            const tl = j * columns + i,
+                tr = tl + 1,
+                bl = tl + columns,
+                br = bl + 1;
             const q = j * segmentsX + i;
             if (!alternate || (i + j) % 2 === 0) {
                 indices.set([tl, bl, br, tl, br, tr], k);

@@ -123,9 +123,13 @@ export function buildClothTopology(
     const order = sortedTripleOrder(sortedTriples, mappedCount);
     const isDuplicate = new Uint8Array(mappedCount);
     for (let k = 1; k < mappedCount; k++) {
-        const i = order[k - 1], j = order[k];
-        if (sortedTriples[3 * i] === sortedTriples[3 * j] && sortedTriples[3 * i + 1] === sortedTriples[3 * j + 1] &&
-            sortedTriples[3 * i + 2] === sortedTriples[3 * j + 2]) {
+        const i = order[k - 1],
+            j = order[k];
+        if (
+            sortedTriples[3 * i] === sortedTriples[3 * j] &&
+            sortedTriples[3 * i + 1] === sortedTriples[3 * j + 1] &&
+            sortedTriples[3 * i + 2] === sortedTriples[3 * j + 2]
+        ) {
             isDuplicate[j] = 1;
         }
     }
@@ -164,14 +168,16 @@ export function buildClothTopology(
             nonManifold.push(edges.vertices[2 * e], edges.vertices[2 * e + 1]);
             continue;
         }
-        const s1 = edges.firstSlot[e], s2 = edges.secondSlot[e];
+        const s1 = edges.firstSlot[e],
+            s2 = edges.secondSlot[e];
         const c = triangles[s1];
         const d = triangles[nextSlot(s1)];
         const a = triangles[nextSlot(nextSlot(s1))];
         const b = triangles[nextSlot(nextSlot(s2))];
         if (triangles[s2] === c) inconsistentEdgeCount++;
         bend.push(a, b, c, d);
-        const lo = a < b ? a : b, hi = a < b ? b : a;
+        const lo = a < b ? a : b,
+            hi = a < b ? b : a;
         const key = lo * particleCount + hi;
         if (!pairKeys.has(key)) {
             pairKeys.add(key);
@@ -211,10 +217,18 @@ function nextSlot(slot: number): number {
 
 /** True when the triangle's area is negligible relative to its longest edge (collinear corners). */
 function isCollinear(p: Float64Array, a: number, b: number, c: number): boolean {
-    const ux = p[3 * b] - p[3 * a], uy = p[3 * b + 1] - p[3 * a + 1], uz = p[3 * b + 2] - p[3 * a + 2];
-    const vx = p[3 * c] - p[3 * a], vy = p[3 * c + 1] - p[3 * a + 1], vz = p[3 * c + 2] - p[3 * a + 2];
-    const wx = p[3 * c] - p[3 * b], wy = p[3 * c + 1] - p[3 * b + 1], wz = p[3 * c + 2] - p[3 * b + 2];
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const ux = p[3 * b] - p[3 * a],
+        uy = p[3 * b + 1] - p[3 * a + 1],
+        uz = p[3 * b + 2] - p[3 * a + 2];
+    const vx = p[3 * c] - p[3 * a],
+        vy = p[3 * c + 1] - p[3 * a + 1],
+        vz = p[3 * c + 2] - p[3 * a + 2];
+    const wx = p[3 * c] - p[3 * b],
+        wy = p[3 * c + 1] - p[3 * b + 1],
+        wz = p[3 * c + 2] - p[3 * b + 2];
+    const nx = uy * vz - uz * vy,
+        ny = uz * vx - ux * vz,
+        nz = ux * vy - uy * vx;
     const longestSquared = Math.max(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz);
     return Math.sqrt(nx * nx + ny * ny + nz * nz) <= 1e-12 * longestSquared;
 }

@@ -9,7 +9,12 @@ export type { ClothGrid, ClothGridOptions } from "./clothGrid.js";
 export { DEFAULT_TET_RESOLUTION, tetrahedralize } from "./tetrahedralize.js";
 export type { TetMesh, TetMeshStats, TetrahedralizeOptions } from "./tetrahedralize.js";
 export {
-    applyTetBinding, applyWeldBinding, BINDING_WEIGHT_MAX, BINDING_WEIGHT_MIN, bindToTets, computeVertexNormals,
+    applyTetBinding,
+    applyWeldBinding,
+    BINDING_WEIGHT_MAX,
+    BINDING_WEIGHT_MIN,
+    bindToTets,
+    computeVertexNormals,
 } from "./renderBinding.js";
 export type { TetBinding, TetBindingReport, WritableNumberArray } from "./renderBinding.js";
 export { DEFAULT_RELATIVE_WELD_TOLERANCE, weldVertices } from "./weldVertices.js";

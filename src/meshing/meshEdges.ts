@@ -38,7 +38,8 @@ export function buildMeshEdges(triangles: ArrayLike<number>, vertexCount: number
         const corner = slot % 3;
         const a = triangles[slot];
         const b = triangles[slot - corner + ((corner + 1) % 3)];
-        const lo = a < b ? a : b, hi = a < b ? b : a;
+        const lo = a < b ? a : b,
+            hi = a < b ? b : a;
         // vertexCount² stays below 2^53 for any mesh that fits in memory, so the key is exact.
         const key = lo * vertexCount + hi;
         let edge = edgeOf.get(key);

@@ -31,9 +31,7 @@ export function validateTriangleMesh(caller: string, positions: ArrayLike<number
     for (let i = 0; i < indices.length; i++) {
         const index = indices[i];
         if (!Number.isInteger(index) || index < 0 || index >= vertexCount) {
-            throw new Error(
-                `${caller}: index ${i} (triangle ${Math.floor(i / 3)}) is ${index}, out of range [0, ${vertexCount})`,
-            );
+            throw new Error(`${caller}: index ${i} (triangle ${Math.floor(i / 3)}) is ${index}, out of range [0, ${vertexCount})`);
         }
     }
 }

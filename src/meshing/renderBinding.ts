@@ -53,11 +53,7 @@ export interface TetBinding {
  * @param tets - Tets, 4 particle indices each.
  * @throws Error when there are no tets, a tet index is out of range, or a particle position is not finite.
  */
-export function bindToTets(
-    renderPositions: ArrayLike<number>,
-    simPositions: ArrayLike<number>,
-    tets: ArrayLike<number>,
-): TetBinding {
+export function bindToTets(renderPositions: ArrayLike<number>, simPositions: ArrayLike<number>, tets: ArrayLike<number>): TetBinding {
     const particleCount = Math.floor(simPositions.length / 3);
     if (tets.length === 0 || tets.length % 4 !== 0) {
         throw new Error(`bindToTets: tets length ${tets.length} must be a positive multiple of 4`);
@@ -81,9 +77,12 @@ export function bindToTets(
     const w = new Float64Array(4);
     const anomalous: number[] = [];
     const unbound: number[] = [];
-    let outsideVertexCount = 0, maxOutsideDistance = 0;
+    let outsideVertexCount = 0,
+        maxOutsideDistance = 0;
     for (let v = 0; v < vertexCount; v++) {
-        const x = renderPositions[3 * v], y = renderPositions[3 * v + 1], z = renderPositions[3 * v + 2];
+        const x = renderPositions[3 * v],
+            y = renderPositions[3 * v + 1],
+            z = renderPositions[3 * v + 2];
         if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
             unbound.push(v);
             continue;
@@ -125,20 +124,25 @@ export function bindToTets(
  * @param particlePositions - Current particle positions, xyz interleaved.
  * @param outRenderPositions - Render positions to overwrite (3 per render vertex).
  */
-export function applyTetBinding(
-    binding: TetBinding,
-    particlePositions: ArrayLike<number>,
-    outRenderPositions: WritableNumberArray,
-): void {
+export function applyTetBinding(binding: TetBinding, particlePositions: ArrayLike<number>, outRenderPositions: WritableNumberArray): void {
     const { tets, tetIndex, weights } = binding;
     for (let v = 0; v < tetIndex.length; v++) {
         const t = tetIndex[v];
         if (t < 0) continue;
-        const a = 3 * tets[4 * t], b = 3 * tets[4 * t + 1], c = 3 * tets[4 * t + 2], d = 3 * tets[4 * t + 3];
-        const wa = weights[4 * v], wb = weights[4 * v + 1], wc = weights[4 * v + 2], wd = weights[4 * v + 3];
+        const a = 3 * tets[4 * t],
+            b = 3 * tets[4 * t + 1],
+            c = 3 * tets[4 * t + 2],
+            d = 3 * tets[4 * t + 3];
+        const wa = weights[4 * v],
+            wb = weights[4 * v + 1],
+            wc = weights[4 * v + 2],
+            wd = weights[4 * v + 3];
         for (let k = 0; k < 3; k++) {
-            outRenderPositions[3 * v + k] = wa * particlePositions[a + k] + wb * particlePositions[b + k] +
-                wc * particlePositions[c + k] + wd * particlePositions[d + k];
+            outRenderPositions[3 * v + k] =
+                wa * particlePositions[a + k] +
+                wb * particlePositions[b + k] +
+                wc * particlePositions[c + k] +
+                wd * particlePositions[d + k];
         }
     }
 }
@@ -175,40 +179,66 @@ export function applyWeldBinding(
  * @param indices - Triangle indices, 3 per triangle.
  * @param outNormals - Normals to overwrite (3 per vertex).
  */
-export function computeVertexNormals(
-    positions: ArrayLike<number>,
-    indices: ArrayLike<number>,
-    outNormals: WritableNumberArray,
-): void {
+export function computeVertexNormals(positions: ArrayLike<number>, indices: ArrayLike<number>, outNormals: WritableNumberArray): void {
     const vertexCount = Math.floor(positions.length / 3);
     for (let i = 0; i < 3 * vertexCount; i++) outNormals[i] = 0;
     for (let t = 0; t + 2 < indices.length; t += 3) {
-        const i0 = 3 * indices[t], i1 = 3 * indices[t + 1], i2 = 3 * indices[t + 2];
-        const ux = positions[i0] - positions[i1], uy = positions[i0 + 1] - positions[i1 + 1], uz = positions[i0 + 2] - positions[i1 + 2];
-        const vx = positions[i2] - positions[i1], vy = positions[i2 + 1] - positions[i1 + 1], vz = positions[i2 + 2] - positions[i1 + 2];
-        const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-        outNormals[i0] += nx; outNormals[i0 + 1] += ny; outNormals[i0 + 2] += nz;
-        outNormals[i1] += nx; outNormals[i1 + 1] += ny; outNormals[i1 + 2] += nz;
-        outNormals[i2] += nx; outNormals[i2 + 1] += ny; outNormals[i2 + 2] += nz;
+        const i0 = 3 * indices[t],
+            i1 = 3 * indices[t + 1],
+            i2 = 3 * indices[t + 2];
+        const ux = positions[i0] - positions[i1],
+            uy = positions[i0 + 1] - positions[i1 + 1],
+            uz = positions[i0 + 2] - positions[i1 + 2];
+        const vx = positions[i2] - positions[i1],
+            vy = positions[i2 + 1] - positions[i1 + 1],
+            vz = positions[i2 + 2] - positions[i1 + 2];
+        const nx = uy * vz - uz * vy,
+            ny = uz * vx - ux * vz,
+            nz = ux * vy - uy * vx;
+        outNormals[i0] += nx;
+        outNormals[i0 + 1] += ny;
+        outNormals[i0 + 2] += nz;
+        outNormals[i1] += nx;
+        outNormals[i1 + 1] += ny;
+        outNormals[i1 + 2] += nz;
+        outNormals[i2] += nx;
+        outNormals[i2 + 1] += ny;
+        outNormals[i2 + 2] += nz;
     }
     for (let i = 0; i < 3 * vertexCount; i += 3) {
-        const length = Math.sqrt(outNormals[i] * outNormals[i] + outNormals[i + 1] * outNormals[i + 1] + outNormals[i + 2] * outNormals[i + 2]);
+        const length = Math.sqrt(
+            outNormals[i] * outNormals[i] + outNormals[i + 1] * outNormals[i + 1] + outNormals[i + 2] * outNormals[i + 2],
+        );
         if (length > 0) {
-            outNormals[i] /= length; outNormals[i + 1] /= length; outNormals[i + 2] /= length;
+            outNormals[i] /= length;
+            outNormals[i + 1] /= length;
+            outNormals[i + 2] /= length;
         }
     }
 }
 
 /** Barycentric weights of q in tet t; all zero except the first when the tet is flat (never for valid tets). */
 function barycentric(p: Float64Array, tets: Int32Array, t: number, qx: number, qy: number, qz: number, out: Float64Array): void {
-    const a = 3 * tets[4 * t], b = 3 * tets[4 * t + 1], c = 3 * tets[4 * t + 2], d = 3 * tets[4 * t + 3];
-    const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-    const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
-    const wx = p[d] - p[a], wy = p[d + 1] - p[a + 1], wz = p[d + 2] - p[a + 2];
-    const rx = qx - p[a], ry = qy - p[a + 1], rz = qz - p[a + 2];
+    const a = 3 * tets[4 * t],
+        b = 3 * tets[4 * t + 1],
+        c = 3 * tets[4 * t + 2],
+        d = 3 * tets[4 * t + 3];
+    const ux = p[b] - p[a],
+        uy = p[b + 1] - p[a + 1],
+        uz = p[b + 2] - p[a + 2];
+    const vx = p[c] - p[a],
+        vy = p[c + 1] - p[a + 1],
+        vz = p[c + 2] - p[a + 2];
+    const wx = p[d] - p[a],
+        wy = p[d + 1] - p[a + 1],
+        wz = p[d + 2] - p[a + 2];
+    const rx = qx - p[a],
+        ry = qy - p[a + 1],
+        rz = qz - p[a + 2];
     const det = triple(ux, uy, uz, vx, vy, vz, wx, wy, wz);
     if (det === 0) {
-        out[0] = 1; out[1] = out[2] = out[3] = 0;
+        out[0] = 1;
+        out[1] = out[2] = out[3] = 0;
         return;
     }
     out[1] = triple(rx, ry, rz, vx, vy, vz, wx, wy, wz) / det;
@@ -239,7 +269,10 @@ class TetGrid {
     private readonly point = new Float64Array(4);
     private readonly query = new Float64Array(3);
 
-    constructor(private readonly p: Float64Array, private readonly tets: Int32Array) {
+    constructor(
+        private readonly p: Float64Array,
+        private readonly tets: Int32Array,
+    ) {
         const tetCount = tets.length >> 2;
         const min = new Float64Array([Infinity, Infinity, Infinity]);
         const max = new Float64Array([-Infinity, -Infinity, -Infinity]);
@@ -284,10 +317,13 @@ class TetGrid {
 
     /** The tet containing q where q lies deepest (largest smallest weight), or −1. */
     containingTet(x: number, y: number, z: number): number {
-        const cx = this.cellCoordinate(x, 0), cy = this.cellCoordinate(y, 1), cz = this.cellCoordinate(z, 2);
+        const cx = this.cellCoordinate(x, 0),
+            cy = this.cellCoordinate(y, 1),
+            cz = this.cellCoordinate(z, 2);
         if (cx < 0 || cy < 0 || cz < 0 || cx >= this.n[0] || cy >= this.n[1] || cz >= this.n[2]) return -1;
         const cell = cx + this.n[0] * (cy + this.n[1] * cz);
-        let best = -1, bestDepth = -1e-9;
+        let best = -1,
+            bestDepth = -1e-9;
         for (let s = this.start[cell]; s < this.start[cell + 1]; s++) {
             const t = this.entries[s];
             barycentric(this.p, this.tets, t, x, y, z, this.weights);
@@ -306,9 +342,24 @@ class TetGrid {
      * surface the strictly nearest tet is often a thin snapped one whose extrapolated weights would be large.
      */
     nearestTet(x: number, y: number, z: number): number {
-        const cx = this.cellCoordinate(x, 0), cy = this.cellCoordinate(y, 1), cz = this.cellCoordinate(z, 2);
+        const cx = this.cellCoordinate(x, 0),
+            cy = this.cellCoordinate(y, 1),
+            cz = this.cellCoordinate(z, 2);
         const n = this.n;
-        const maxRing = Math.max(cx, n[0] - 1 - cx, cy, n[1] - 1 - cy, cz, n[2] - 1 - cz, -cx, cx - n[0] + 1, -cy, cy - n[1] + 1, -cz, cz - n[2] + 1);
+        const maxRing = Math.max(
+            cx,
+            n[0] - 1 - cx,
+            cy,
+            n[1] - 1 - cy,
+            cz,
+            n[2] - 1 - cz,
+            -cx,
+            cx - n[0] + 1,
+            -cy,
+            cy - n[1] + 1,
+            -cz,
+            cz - n[2] + 1,
+        );
         const margin = 0.5 * this.cellSize;
         this.stampValue++;
         let nearest = Infinity;
@@ -335,7 +386,8 @@ class TetGrid {
             // Tets not met yet lie outside the (2r + 1)³ block of cells around q, hence at least r cells away.
             if (nearest + margin <= r * this.cellSize) break;
         }
-        let bestDepth = -Infinity, bestDistance = Infinity;
+        let bestDepth = -Infinity,
+            bestDistance = Infinity;
         this.found = -1;
         for (let i = 0; i < visited; i++) {
             if (this.visitedDistances[i] > nearest + margin) continue;
@@ -352,8 +404,13 @@ class TetGrid {
     }
 
     private distanceSquaredToTet(t: number, x: number, y: number, z: number): number {
-        const p = this.p, tets = this.tets, point = this.point, query = this.query;
-        query[0] = x; query[1] = y; query[2] = z;
+        const p = this.p,
+            tets = this.tets,
+            point = this.point,
+            query = this.query;
+        query[0] = x;
+        query[1] = y;
+        query[2] = z;
         let best = Infinity;
         for (let f = 0; f < 4; f++) {
             // Faces: every corner triple (the skipped corner is f).
@@ -372,7 +429,8 @@ class TetGrid {
 
     private cellRange(t: number, out: Int32Array): void {
         for (let k = 0; k < 3; k++) {
-            let lo = Infinity, hi = -Infinity;
+            let lo = Infinity,
+                hi = -Infinity;
             for (let c = 0; c < 4; c++) {
                 const value = this.p[3 * this.tets[4 * t + c] + k];
                 lo = Math.min(lo, value);

@@ -43,7 +43,9 @@ export class SurfaceTree {
         const p = this.positions;
         const kept: number[] = [];
         for (let t = 0; t + 2 < triangles.length; t += 3) {
-            const a = triangles[t], b = triangles[t + 1], c = triangles[t + 2];
+            const a = triangles[t],
+                b = triangles[t + 1],
+                c = triangles[t + 2];
             const n = cross(p, a, b, c);
             if (n[0] !== 0 || n[1] !== 0 || n[2] !== 0) kept.push(a, b, c);
         }
@@ -72,26 +74,40 @@ export class SurfaceTree {
      */
     windingNumber(qx: number, qy: number, qz: number): number {
         if (this.nodeCount === 0) return 0;
-        const p = this.positions, tri = this.triangles, data = this.data, stack = this.stack;
+        const p = this.positions,
+            tri = this.triangles,
+            data = this.data,
+            stack = this.stack;
         let total = 0;
         let top = 0;
         stack[top++] = 0;
         while (top > 0) {
             const node = stack[--top];
             const o = NODE_STRIDE * node;
-            const rx = data[o + 9] - qx, ry = data[o + 10] - qy, rz = data[o + 11] - qz;
+            const rx = data[o + 9] - qx,
+                ry = data[o + 10] - qy,
+                rz = data[o + 11] - qz;
             const r2 = rx * rx + ry * ry + rz * rz;
             if (r2 > FAR_FIELD_RADII * FAR_FIELD_RADII * data[o + 12]) {
                 total += (data[o + 6] * rx + data[o + 7] * ry + data[o + 8] * rz) / (r2 * Math.sqrt(r2));
             } else if (this.first[node] < 0) {
-                const start = -1 - this.first[node], end = start + this.second[node];
+                const start = -1 - this.first[node],
+                    end = start + this.second[node];
                 for (let s = start; s < end; s++) {
                     const t = 3 * this.order[s];
-                    const a = 3 * tri[t], b = 3 * tri[t + 1], c = 3 * tri[t + 2];
+                    const a = 3 * tri[t],
+                        b = 3 * tri[t + 1],
+                        c = 3 * tri[t + 2];
                     total += solidAngle(
-                        p[a] - qx, p[a + 1] - qy, p[a + 2] - qz,
-                        p[b] - qx, p[b + 1] - qy, p[b + 2] - qz,
-                        p[c] - qx, p[c + 1] - qy, p[c + 2] - qz,
+                        p[a] - qx,
+                        p[a + 1] - qy,
+                        p[a + 2] - qz,
+                        p[b] - qx,
+                        p[b + 1] - qy,
+                        p[b + 2] - qz,
+                        p[c] - qx,
+                        p[c + 1] - qy,
+                        p[c + 2] - qz,
                     );
                 }
             } else {
@@ -109,9 +125,15 @@ export class SurfaceTree {
      */
     closestPoint(qx: number, qy: number, qz: number, out: Float64Array): number {
         if (this.nodeCount === 0) return Infinity;
-        const p = this.positions, tri = this.triangles, data = this.data, stack = this.stack, s = this.scratch;
+        const p = this.positions,
+            tri = this.triangles,
+            data = this.data,
+            stack = this.stack,
+            s = this.scratch;
         const query = this.query;
-        query[0] = qx; query[1] = qy; query[2] = qz;
+        query[0] = qx;
+        query[1] = qy;
+        query[2] = qz;
         let best = Infinity;
         let top = 0;
         stack[top++] = 0;
@@ -119,23 +141,35 @@ export class SurfaceTree {
             const node = stack[--top];
             if (boxDistanceSquared(data, NODE_STRIDE * node, qx, qy, qz) >= best) continue;
             if (this.first[node] < 0) {
-                const start = -1 - this.first[node], end = start + this.second[node];
+                const start = -1 - this.first[node],
+                    end = start + this.second[node];
                 for (let i = start; i < end; i++) {
                     const t = 3 * this.order[i];
-                    const a = 3 * tri[t], b = 3 * tri[t + 1], c = 3 * tri[t + 2];
+                    const a = 3 * tri[t],
+                        b = 3 * tri[t + 1],
+                        c = 3 * tri[t + 2];
                     closestPointOnTriangle(p, a, b, c, query, s);
                     const d = s[3];
                     if (d < best) {
                         best = d;
-                        out[0] = s[0]; out[1] = s[1]; out[2] = s[2];
+                        out[0] = s[0];
+                        out[1] = s[1];
+                        out[2] = s[2];
                     }
                 }
             } else {
                 // Visit the nearer child first (pushed last) so the bound tightens early.
-                const left = this.first[node], right = this.second[node];
+                const left = this.first[node],
+                    right = this.second[node];
                 const dl = boxDistanceSquared(data, NODE_STRIDE * left, qx, qy, qz);
                 const dr = boxDistanceSquared(data, NODE_STRIDE * right, qx, qy, qz);
-                if (dl < dr) { stack[top++] = right; stack[top++] = left; } else { stack[top++] = left; stack[top++] = right; }
+                if (dl < dr) {
+                    stack[top++] = right;
+                    stack[top++] = left;
+                } else {
+                    stack[top++] = left;
+                    stack[top++] = right;
+                }
             }
         }
         return best;
@@ -144,19 +178,32 @@ export class SurfaceTree {
     /** Builds the node for triangle slots [start, end) and returns its index. */
     private build(start: number, end: number, centroids: Float64Array): number {
         const node = this.nodeCount++;
-        const p = this.positions, tri = this.triangles, data = this.data, o = NODE_STRIDE * node;
+        const p = this.positions,
+            tri = this.triangles,
+            data = this.data,
+            o = NODE_STRIDE * node;
         data[o] = data[o + 1] = data[o + 2] = Infinity;
         data[o + 3] = data[o + 4] = data[o + 5] = -Infinity;
-        let area = 0, cx = 0, cy = 0, cz = 0;
-        const cmin = [Infinity, Infinity, Infinity], cmax = [-Infinity, -Infinity, -Infinity];
+        let area = 0,
+            cx = 0,
+            cy = 0,
+            cz = 0;
+        const cmin = [Infinity, Infinity, Infinity],
+            cmax = [-Infinity, -Infinity, -Infinity];
         for (let s = start; s < end; s++) {
             const t = this.order[s];
-            const a = tri[3 * t], b = tri[3 * t + 1], c = tri[3 * t + 2];
+            const a = tri[3 * t],
+                b = tri[3 * t + 1],
+                c = tri[3 * t + 2];
             const n = cross(p, a, b, c);
-            data[o + 6] += n[0] / 2; data[o + 7] += n[1] / 2; data[o + 8] += n[2] / 2;
+            data[o + 6] += n[0] / 2;
+            data[o + 7] += n[1] / 2;
+            data[o + 8] += n[2] / 2;
             const w = Math.hypot(n[0], n[1], n[2]) / 2;
             area += w;
-            cx += w * centroids[3 * t]; cy += w * centroids[3 * t + 1]; cz += w * centroids[3 * t + 2];
+            cx += w * centroids[3 * t];
+            cy += w * centroids[3 * t + 1];
+            cz += w * centroids[3 * t + 2];
             for (let axis = 0; axis < 3; axis++) {
                 for (const v of [a, b, c]) {
                     const x = p[3 * v + axis];
@@ -167,8 +214,12 @@ export class SurfaceTree {
                 cmax[axis] = Math.max(cmax[axis], centroids[3 * t + axis]);
             }
         }
-        cx /= area; cy /= area; cz /= area;
-        data[o + 9] = cx; data[o + 10] = cy; data[o + 11] = cz;
+        cx /= area;
+        cy /= area;
+        cz /= area;
+        data[o + 9] = cx;
+        data[o + 10] = cy;
+        data[o + 11] = cz;
         // The farthest bounding-box corner from the centre bounds every point of the node's triangles.
         const rx = Math.max(cx - data[o], data[o + 3] - cx);
         const ry = Math.max(cy - data[o + 1], data[o + 4] - cy);
@@ -192,8 +243,12 @@ export class SurfaceTree {
 }
 
 function cross(p: Float64Array, a: number, b: number, c: number): [number, number, number] {
-    const ux = p[3 * b] - p[3 * a], uy = p[3 * b + 1] - p[3 * a + 1], uz = p[3 * b + 2] - p[3 * a + 2];
-    const vx = p[3 * c] - p[3 * a], vy = p[3 * c + 1] - p[3 * a + 1], vz = p[3 * c + 2] - p[3 * a + 2];
+    const ux = p[3 * b] - p[3 * a],
+        uy = p[3 * b + 1] - p[3 * a + 1],
+        uz = p[3 * b + 2] - p[3 * a + 2];
+    const vx = p[3 * c] - p[3 * a],
+        vy = p[3 * c + 1] - p[3 * a + 1],
+        vz = p[3 * c + 2] - p[3 * a + 2];
     return [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
 }
 
@@ -205,14 +260,12 @@ function boxDistanceSquared(data: Float64Array, o: number, x: number, y: number,
 }
 
 /** Signed solid angle of triangle (a, b, c) seen from the origin (Van Oosterom–Strackee formula). */
-function solidAngle(
-    ax: number, ay: number, az: number, bx: number, by: number, bz: number, cx: number, cy: number, cz: number,
-): number {
+function solidAngle(ax: number, ay: number, az: number, bx: number, by: number, bz: number, cx: number, cy: number, cz: number): number {
     const la = Math.sqrt(ax * ax + ay * ay + az * az);
     const lb = Math.sqrt(bx * bx + by * by + bz * bz);
     const lc = Math.sqrt(cx * cx + cy * cy + cz * cz);
     const det = ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx);
-    const denominator = la * lb * lc + (ax * bx + ay * by + az * bz) * lc + (ax * cx + ay * cy + az * cz) * lb +
-        (bx * cx + by * cy + bz * cz) * la;
+    const denominator =
+        la * lb * lc + (ax * bx + ay * by + az * bz) * lc + (ax * cx + ay * cy + az * cz) * lb + (bx * cx + by * cy + bz * cz) * la;
     return 2 * Math.atan2(det, denominator);
 }

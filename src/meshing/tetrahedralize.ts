@@ -104,11 +104,7 @@ export interface TetMesh {
  *   multiple of 3 (naming the element); `tetrahedralize: mesh is not closed (N boundary edges)` unless
  *   `allowOpen`; a bad resolution; a mesh that encloses no lattice tet.
  */
-export function tetrahedralize(
-    positions: ArrayLike<number>,
-    indices: ArrayLike<number>,
-    options: TetrahedralizeOptions = {},
-): TetMesh {
+export function tetrahedralize(positions: ArrayLike<number>, indices: ArrayLike<number>, options: TetrahedralizeOptions = {}): TetMesh {
     validateTriangleMesh("tetrahedralize", positions, indices);
     const resolution = options.resolution ?? DEFAULT_TET_RESOLUTION;
     if (!Number.isInteger(resolution) || resolution < 1 || resolution > MAX_TET_RESOLUTION) {
@@ -128,7 +124,8 @@ export function tetrahedralize(
     }
     if (surface.length === 0) throw new Error("tetrahedralize: every triangle is degenerate");
     const edges = buildMeshEdges(surface, weld.particleCount);
-    let boundaryEdges = 0, nonManifoldEdges = 0;
+    let boundaryEdges = 0,
+        nonManifoldEdges = 0;
     for (let e = 0; e < edges.count; e++) {
         if (edges.triangleCount[e] === 1) boundaryEdges++;
         else if (edges.triangleCount[e] > 2) nonManifoldEdges++;
@@ -171,17 +168,23 @@ export function tetrahedralize(
         for (let j = 0; j <= ny; j++) {
             for (let i = 0; i <= nx; i++) {
                 const v = 3 * (i + (nx + 1) * (j + (ny + 1) * k));
-                nodes[v] = origin[0] + i * cell; nodes[v + 1] = origin[1] + j * cell; nodes[v + 2] = origin[2] + k * cell;
+                nodes[v] = origin[0] + i * cell;
+                nodes[v + 1] = origin[1] + j * cell;
+                nodes[v + 2] = origin[2] + k * cell;
                 if (i < nx && j < ny && k < nz) {
                     const c = 3 * (cornerCount + i + nx * (j + ny * k));
-                    nodes[c] = nodes[v] + cell / 2; nodes[c + 1] = nodes[v + 1] + cell / 2; nodes[c + 2] = nodes[v + 2] + cell / 2;
+                    nodes[c] = nodes[v] + cell / 2;
+                    nodes[c + 1] = nodes[v + 1] + cell / 2;
+                    nodes[c + 2] = nodes[v + 2] + cell / 2;
                 }
             }
         }
     }
     const nodeInside = new Uint8Array(nodeCount);
     for (let v = 0; v < nodeCount; v++) {
-        const x = nodes[3 * v], y = nodes[3 * v + 1], z = nodes[3 * v + 2];
+        const x = nodes[3 * v],
+            y = nodes[3 * v + 1],
+            z = nodes[3 * v + 2];
         const inBounds = x >= bounds[0] && x <= bounds[3] && y >= bounds[1] && y <= bounds[4] && z >= bounds[2] && z <= bounds[5];
         nodeInside[v] = inBounds && isInside(x, y, z) ? 1 : 0;
     }
@@ -192,7 +195,8 @@ export function tetrahedralize(
     const kept: number[] = [];
     const c = [0, 0, 0];
     for (let axis = 0; axis < 3; axis++) {
-        const u = (axis + 1) % 3, w = (axis + 2) % 3;
+        const u = (axis + 1) % 3,
+            w = (axis + 2) % 3;
         for (c[2] = 0; c[2] < nz; c[2]++) {
             for (c[1] = 0; c[1] < ny; c[1]++) {
                 for (c[0] = 0; c[0] < nx; c[0]++) {
@@ -201,14 +205,22 @@ export function tetrahedralize(
                     c[axis]++;
                     const c2 = centre(c[0], c[1], c[2]);
                     const square: number[] = [];
-                    for (const [du, dw] of [[0, 0], [1, 0], [1, 1], [0, 1]]) {
-                        c[u] += du; c[w] += dw;
+                    for (const [du, dw] of [
+                        [0, 0],
+                        [1, 0],
+                        [1, 1],
+                        [0, 1],
+                    ]) {
+                        c[u] += du;
+                        c[w] += dw;
                         square.push(corner(c[0], c[1], c[2]));
-                        c[u] -= du; c[w] -= dw;
+                        c[u] -= du;
+                        c[w] -= dw;
                     }
                     c[axis]--;
                     for (let e = 0; e < 4; e++) {
-                        let q0 = square[e], q1 = square[(e + 1) % 4];
+                        let q0 = square[e],
+                            q1 = square[(e + 1) % 4];
                         const inside = nodeInside[c1] + nodeInside[c2] + nodeInside[q0] + nodeInside[q1];
                         if (inside === 0) continue;
                         if (inside < 4) {
@@ -217,7 +229,11 @@ export function tetrahedralize(
                             const z = (nodes[3 * c1 + 2] + nodes[3 * c2 + 2] + nodes[3 * q0 + 2] + nodes[3 * q1 + 2]) / 4;
                             if (!isInside(x, y, z)) continue;
                         }
-                        if (tetVolume(nodes, c1, c2, q0, q1) < 0) { const t = q0; q0 = q1; q1 = t; }
+                        if (tetVolume(nodes, c1, c2, q0, q1) < 0) {
+                            const t = q0;
+                            q0 = q1;
+                            q1 = t;
+                        }
                         kept.push(c1, c2, q0, q1);
                     }
                 }
@@ -225,13 +241,16 @@ export function tetrahedralize(
         }
     }
     if (kept.length === 0) {
-        throw new Error(`tetrahedralize: no lattice tet lies inside the mesh at resolution ${resolution} (mesh volume ` +
-            `${Math.abs(signedVolume)}); raise the resolution or check that the mesh is closed`);
+        throw new Error(
+            `tetrahedralize: no lattice tet lies inside the mesh at resolution ${resolution} (mesh volume ` +
+                `${Math.abs(signedVolume)}); raise the resolution or check that the mesh is closed`,
+        );
     }
     const tetCount = kept.length / 4;
 
     let boundaryFaces = findBoundaryFaces(kept);
-    let snappedVertices = 0, rejectedSnaps = 0;
+    let snappedVertices = 0,
+        rejectedSnaps = 0;
     if (options.snapToSurface ?? true) {
         [snappedVertices, rejectedSnaps] = snapBoundaryVertices(nodes, nodeCount, kept, boundaryFaces, surfaceTree);
     }
@@ -248,7 +267,8 @@ export function tetrahedralize(
     const tets = Int32Array.from(kept, (v) => newIndex[v]);
     boundaryFaces = boundaryFaces.map((v) => newIndex[v]);
 
-    let volume = 0, minQuality = Infinity;
+    let volume = 0,
+        minQuality = Infinity;
     for (let t = 0; t < tets.length; t += 4) {
         volume += tetVolume(out, tets[t], tets[t + 1], tets[t + 2], tets[t + 3]);
         minQuality = Math.min(minQuality, tetQuality(out, tets[t], tets[t + 1], tets[t + 2], tets[t + 3]));
@@ -258,7 +278,13 @@ export function tetrahedralize(
         tets,
         surfaceTriangles: boundaryFaces,
         stats: {
-            tetCount, particleCount, volume, meshVolume: Math.abs(signedVolume), minQuality, snappedVertices, rejectedSnaps,
+            tetCount,
+            particleCount,
+            volume,
+            meshVolume: Math.abs(signedVolume),
+            minQuality,
+            snappedVertices,
+            rejectedSnaps,
         },
         warnings,
     };
@@ -273,7 +299,10 @@ function findBoundaryFaces(tets: number[]): Int32Array {
     const faces = new Int32Array(faceCount * 3);
     const sorted = new Int32Array(faceCount * 3);
     for (let t = 0; t < tets.length; t += 4) {
-        const a = tets[t], b = tets[t + 1], c = tets[t + 2], d = tets[t + 3];
+        const a = tets[t],
+            b = tets[t + 1],
+            c = tets[t + 2],
+            d = tets[t + 3];
         faces.set([a, b, c, a, d, b, b, d, c, a, c, d], 3 * t);
         for (let f = t; f < t + 4; f++) writeSortedTriple(sorted, f, faces[3 * f], faces[3 * f + 1], faces[3 * f + 2]);
     }
@@ -299,7 +328,11 @@ function findBoundaryFaces(tets: number[]): Int32Array {
  * quality. Returns `[snapped, rejected]` vertex counts.
  */
 function snapBoundaryVertices(
-    nodes: Float64Array, nodeCount: number, tets: number[], boundaryFaces: Int32Array, surfaceTree: SurfaceTree,
+    nodes: Float64Array,
+    nodeCount: number,
+    tets: number[],
+    boundaryFaces: Int32Array,
+    surfaceTree: SurfaceTree,
 ): [number, number] {
     // Vertex → incident tets (compressed rows).
     const start = new Int32Array(nodeCount + 1);
@@ -313,11 +346,14 @@ function snapBoundaryVertices(
     for (const v of boundaryFaces) isBoundary[v] = 1;
     const target = new Float64Array(3);
     const before: number[] = [];
-    let snapped = 0, rejected = 0;
+    let snapped = 0,
+        rejected = 0;
     for (let v = 0; v < nodeCount; v++) {
         if (!isBoundary[v]) continue;
         if (surfaceTree.closestPoint(nodes[3 * v], nodes[3 * v + 1], nodes[3 * v + 2], target) === Infinity) continue;
-        const x = nodes[3 * v], y = nodes[3 * v + 1], z = nodes[3 * v + 2];
+        const x = nodes[3 * v],
+            y = nodes[3 * v + 1],
+            z = nodes[3 * v + 2];
         before.length = 0;
         for (let s = start[v]; s < start[v + 1]; s++) before.push(quality(nodes, tets, incident[s]));
         let accepted = false;
@@ -335,7 +371,9 @@ function snapBoundaryVertices(
         if (accepted) {
             snapped++;
         } else {
-            nodes[3 * v] = x; nodes[3 * v + 1] = y; nodes[3 * v + 2] = z;
+            nodes[3 * v] = x;
+            nodes[3 * v + 1] = y;
+            nodes[3 * v + 2] = z;
             rejected++;
         }
     }

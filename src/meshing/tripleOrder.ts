@@ -12,8 +12,10 @@
 export function sortedTripleOrder(triples: Int32Array, count: number): Int32Array {
     const order = new Int32Array(count);
     for (let i = 0; i < count; i++) order[i] = i;
-    order.sort((i, j) => triples[3 * i] - triples[3 * j] || triples[3 * i + 1] - triples[3 * j + 1] ||
-        triples[3 * i + 2] - triples[3 * j + 2] || i - j);
+    order.sort(
+        (i, j) =>
+            triples[3 * i] - triples[3 * j] || triples[3 * i + 1] - triples[3 * j + 1] || triples[3 * i + 2] - triples[3 * j + 2] || i - j,
+    );
     return order;
 }
 
@@ -26,9 +28,21 @@ export function sortedTripleOrder(triples: Int32Array, count: number): Int32Arra
  * @param c - Third value.
  */
 export function writeSortedTriple(out: Int32Array, i: number, a: number, b: number, c: number): void {
-    if (a > b) { const t = a; a = b; b = t; }
-    if (b > c) { const t = b; b = c; c = t; }
-    if (a > b) { const t = a; a = b; b = t; }
+    if (a > b) {
+        const t = a;
+        a = b;
+        b = t;
+    }
+    if (b > c) {
+        const t = b;
+        b = c;
+        c = t;
+    }
+    if (a > b) {
+        const t = a;
+        a = b;
+        b = t;
+    }
     out[3 * i] = a;
     out[3 * i + 1] = b;
     out[3 * i + 2] = c;

@@ -22,10 +22,16 @@ export const DEFAULT_RELATIVE_WELD_TOLERANCE = 1e-6;
  * @param positions - Positions, xyz interleaved.
  */
 export function boundingBoxDiagonal(positions: ArrayLike<number>): number {
-    let minX = Infinity, minY = Infinity, minZ = Infinity;
-    let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+    let minX = Infinity,
+        minY = Infinity,
+        minZ = Infinity;
+    let maxX = -Infinity,
+        maxY = -Infinity,
+        maxZ = -Infinity;
     for (let i = 0; i < positions.length; i += 3) {
-        const x = positions[i], y = positions[i + 1], z = positions[i + 2];
+        const x = positions[i],
+            y = positions[i + 1],
+            z = positions[i + 2];
         if (x < minX) minX = x;
         if (x > maxX) maxX = x;
         if (y < minY) minY = y;
@@ -67,17 +73,25 @@ export function weldVertices(positions: ArrayLike<number>, tolerance?: number): 
     let particleCount = 0;
 
     for (let v = 0; v < vertexCount; v++) {
-        const x = positions[3 * v], y = positions[3 * v + 1], z = positions[3 * v + 2];
+        const x = positions[3 * v],
+            y = positions[3 * v + 1],
+            z = positions[3 * v + 2];
         // `| 0` keeps cell coordinates int32 (far-away coordinates wrap; the distance test keeps that correct).
-        const cx = Math.floor(x * inverseCell) | 0, cy = Math.floor(y * inverseCell) | 0, cz = Math.floor(z * inverseCell) | 0;
+        const cx = Math.floor(x * inverseCell) | 0,
+            cy = Math.floor(y * inverseCell) | 0,
+            cz = Math.floor(z * inverseCell) | 0;
         let found = -1;
         for (let dz = -1; dz <= 1 && found < 0; dz++) {
             for (let dy = -1; dy <= 1 && found < 0; dy++) {
                 for (let dx = -1; dx <= 1 && found < 0; dx++) {
-                    const hx = (cx + dx) | 0, hy = (cy + dy) | 0, hz = (cz + dz) | 0;
+                    const hx = (cx + dx) | 0,
+                        hy = (cy + dy) | 0,
+                        hz = (cz + dz) | 0;
                     for (let p = head[hashCell(hx, hy, hz) & mask]; p >= 0; p = next[p]) {
                         if (cellOf[3 * p] !== hx || cellOf[3 * p + 1] !== hy || cellOf[3 * p + 2] !== hz) continue;
-                        const ex = out[3 * p] - x, ey = out[3 * p + 1] - y, ez = out[3 * p + 2] - z;
+                        const ex = out[3 * p] - x,
+                            ey = out[3 * p + 1] - y,
+                            ez = out[3 * p + 2] - z;
                         if (ex * ex + ey * ey + ez * ez <= tolSquared) found = p;
                     }
                 }

@@ -30,7 +30,9 @@ const cases: DrapeCase[] = [
         spec: { kind: "box", extents: [0.6, 0.6, 0.6] },
         center: [0, 0.3, 0],
         distance: (x, y, z) => {
-            const qx = Math.abs(x) - 0.3, qy = Math.abs(y - 0.3) - 0.3, qz = Math.abs(z) - 0.3;
+            const qx = Math.abs(x) - 0.3,
+                qy = Math.abs(y - 0.3) - 0.3,
+                qz = Math.abs(z) - 0.3;
             return Math.hypot(Math.max(qx, 0), Math.max(qy, 0), Math.max(qz, 0)) + Math.min(Math.max(qx, qy, qz), 0);
         },
     },
@@ -64,7 +66,9 @@ describe("ClothImpostor on real Havok", () => {
             }
         }
         const kinetic = cloth.body.kineticEnergy();
-        console.log(`drape ${spec.kind}: min distance to surface ${(minDistance * 1000).toFixed(3)} mm (thickness 10 mm), kinetic energy ${kinetic.toExponential(2)} J, contacts ${xpbd.stats.contacts}`);
+        console.log(
+            `drape ${spec.kind}: min distance to surface ${(minDistance * 1000).toFixed(3)} mm (thickness 10 mm), kinetic energy ${kinetic.toExponential(2)} J, contacts ${xpbd.stats.contacts}`,
+        );
         // Deepest point: no particle comes closer to the surface than thickness − 1 mm.
         expect(minDistance).toBeGreaterThan(THICKNESS - 1e-3);
         // Draped on the shape, not fallen through or flung away.
@@ -112,7 +116,11 @@ describe("ClothImpostor on real Havok", () => {
         expect(cloth.getPinWeight(1)).toBe(0);
         const pinned0 = Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[0]);
         h.step(30);
-        expect(Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[0]).subtract(pinned0).length()).toBeLessThan(1e-9);
+        expect(
+            Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[0])
+                .subtract(pinned0)
+                .length(),
+        ).toBeLessThan(1e-9);
         cloth.setPinWeight(4, 0.5);
         const weights = cloth.getPinWeights();
         expect(weights.length).toBe(81);
@@ -125,7 +133,14 @@ describe("ClothImpostor on real Havok", () => {
         cloth.mass = 1;
         expect(cloth.body.masses.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 10);
         expect(cloth.getOptions()).toEqual(
-            expect.objectContaining({ mass: 1, stretchStiffness: 0.8, shearStiffness: 0.9, bendStiffness: 0.2, friction: 0.5, thickness: 0.01 }),
+            expect.objectContaining({
+                mass: 1,
+                stretchStiffness: 0.8,
+                shearStiffness: 0.9,
+                bendStiffness: 0.2,
+                friction: 0.5,
+                thickness: 0.01,
+            }),
         );
         expect(() => (cloth.bendStiffness = 2)).toThrow(/bendStiffness must be in \[0, 1\]/);
         expect(() => new ClothImpostor(mesh, { mass: -1 }, xpbd)).toThrow(/mass must be a positive/);

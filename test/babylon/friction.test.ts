@@ -22,7 +22,11 @@ async function slide(options: { friction: number; staticFriction?: number }): Pr
     const h = await createHavokScene();
     const xpbd = new XpbdPlugin(h.scene);
     const rotation = Quaternion.RotationAxis(new Vector3(0, 0, 1), SLOPE);
-    const ramp = createBody(h.scene, { kind: "box", extents: [6, 0.2, 2] }, { motionType: PhysicsMotionType.STATIC, rotation: rotation.asArray() as [number, number, number, number] });
+    const ramp = createBody(
+        h.scene,
+        { kind: "box", extents: [6, 0.2, 2] },
+        { motionType: PhysicsMotionType.STATIC, rotation: rotation.asArray() as [number, number, number, number] },
+    );
     ramp.shape.material = { friction: 1, staticFriction: 1, restitution: 0 };
     // A 0.3 m cube resting on the ramp's top face (local y = 0.1), its bottom 5 mm above it.
     const mesh = CreateBox("jelly", { size: 0.3 }, h.scene);
@@ -75,10 +79,16 @@ describe("static and kinetic friction", () => {
         cloth.friction = 0.2;
         expect([cloth.body.kineticFriction, cloth.body.staticFriction]).toEqual([0.2, 0.9]);
         expect(cloth.getOptions()).toMatchObject({ friction: 0.2, staticFriction: 0.9 });
-        const given = new ClothImpostor(CreateGround("cloth2", { width: 1, height: 1, subdivisions: 4 }, h.scene), { friction: 0.1, staticFriction: 0.7 }, xpbd);
+        const given = new ClothImpostor(
+            CreateGround("cloth2", { width: 1, height: 1, subdivisions: 4 }, h.scene),
+            { friction: 0.1, staticFriction: 0.7 },
+            xpbd,
+        );
         given.friction = 0.4;
         expect([given.body.kineticFriction, given.body.staticFriction]).toEqual([0.4, 0.7]);
         expect(() => (given.staticFriction = -1)).toThrow(/staticFriction must be/);
-        expect(() => new ClothImpostor(CreateGround("bad", { width: 1, height: 1 }, h.scene), { staticFriction: NaN }, xpbd)).toThrow(/staticFriction must be/);
+        expect(() => new ClothImpostor(CreateGround("bad", { width: 1, height: 1 }, h.scene), { staticFriction: NaN }, xpbd)).toThrow(
+            /staticFriction must be/,
+        );
     });
 });

@@ -94,7 +94,11 @@ function copy(c: Collider): ColliderState {
 
 function expectCollider(collider: ColliderState, s: HavokSample): void {
     const motion =
-        s.motionType === PhysicsMotionType.DYNAMIC ? ColliderMotion.Dynamic : s.motionType === PhysicsMotionType.ANIMATED ? ColliderMotion.Kinematic : ColliderMotion.Static;
+        s.motionType === PhysicsMotionType.DYNAMIC
+            ? ColliderMotion.Dynamic
+            : s.motionType === PhysicsMotionType.ANIMATED
+              ? ColliderMotion.Kinematic
+              : ColliderMotion.Static;
     expect(collider.motion).toBe(motion);
     expect(collider.position).toEqual(s.position);
     // Babylon's sync re-rounds the node's quaternion to float32 on the way: Havok's own value agrees to ~1e-8.
@@ -124,14 +128,22 @@ describe("HavokColliderSync", () => {
 
     beforeEach(async () => {
         h = await createHavokScene();
-        const floor = createBody(h.scene, { kind: "box", extents: [20, 1, 20] }, { motionType: PhysicsMotionType.STATIC, position: [0, -0.5, 0] });
+        const floor = createBody(
+            h.scene,
+            { kind: "box", extents: [20, 1, 20] },
+            { motionType: PhysicsMotionType.STATIC, position: [0, -0.5, 0] },
+        );
         floor.shape.material = { friction: 0.3, restitution: 0.1 };
         floor.shape.filterMembershipMask = 0b10;
         floor.shape.filterCollideMask = 0xfffffffd;
         const tumbling = createBody(
             h.scene,
             { kind: "box", extents: [0.4, 0.6, 0.8] },
-            { motionType: PhysicsMotionType.DYNAMIC, position: [0.3, 3, -0.2], rotation: Quaternion.RotationYawPitchRoll(0.4, 0.2, 0.1).asArray() as [number, number, number, number] },
+            {
+                motionType: PhysicsMotionType.DYNAMIC,
+                position: [0.3, 3, -0.2],
+                rotation: Quaternion.RotationYawPitchRoll(0.4, 0.2, 0.1).asArray() as [number, number, number, number],
+            },
         );
         tumbling.body.setMassProperties({
             mass: 3,
@@ -141,7 +153,11 @@ describe("HavokColliderSync", () => {
         });
         tumbling.body.setLinearVelocity(new Vector3(0.5, 1, -0.25));
         tumbling.body.setAngularVelocity(new Vector3(1, -2, 0.5));
-        const platform = createBody(h.scene, { kind: "sphere", radius: 0.3 }, { motionType: PhysicsMotionType.ANIMATED, position: [2, 1, 0] });
+        const platform = createBody(
+            h.scene,
+            { kind: "sphere", radius: 0.3 },
+            { motionType: PhysicsMotionType.ANIMATED, position: [2, 1, 0] },
+        );
         platform.body.setLinearVelocity(new Vector3(0, 0, 0.7));
         bodies = [floor, tumbling, platform];
         xpbd = new XpbdPlugin(h.scene);

@@ -18,13 +18,23 @@ const DT = 1 / 60;
 
 /** A static floor whose top face is y = 0, frictionless unless told otherwise. */
 function floor(h: HavokScene, friction = 0): TestBody {
-    const ground = createBody(h.scene, { kind: "box", extents: [20, 1, 20] }, { motionType: PhysicsMotionType.STATIC, position: [0, -0.5, 0] });
+    const ground = createBody(
+        h.scene,
+        { kind: "box", extents: [20, 1, 20] },
+        { motionType: PhysicsMotionType.STATIC, position: [0, -0.5, 0] },
+    );
     ground.shape.material = { friction, staticFriction: friction, restitution: 0 };
     return ground;
 }
 
 /** A dynamic Havok box with no damping, so it keeps the momentum it is given. */
-function dynamicBox(h: HavokScene, mass: number, extents: [number, number, number], position: [number, number, number], friction = 0): TestBody {
+function dynamicBox(
+    h: HavokScene,
+    mass: number,
+    extents: [number, number, number],
+    position: [number, number, number],
+    friction = 0,
+): TestBody {
     const box = createBody(h.scene, { kind: "box", extents }, { motionType: PhysicsMotionType.DYNAMIC, position, mass });
     box.shape.material = { friction, staticFriction: friction, restitution: 0 };
     box.body.setLinearDamping(0);
@@ -88,7 +98,9 @@ describe("Havok two-way coupling", () => {
             touched ||= (xpbd.getColliderForBody(box.body)?.impulse[1] ?? 0) < 0;
         }
         expect(xpbd.getColliderForBody(box.body)?.motion).toBe(ColliderMotion.Dynamic);
-        console.log(`1000 kg box under a 0.1 kg cloth: max speed change ${maxChange.toExponential(3)} m/s; cloth y ${cloth.getCenterOfMass().y.toFixed(3)}`);
+        console.log(
+            `1000 kg box under a 0.1 kg cloth: max speed change ${maxChange.toExponential(3)} m/s; cloth y ${cloth.getCenterOfMass().y.toFixed(3)}`,
+        );
         expect(touched).toBe(true);
         expect(cloth.getCenterOfMass().y).toBeGreaterThan(0.5);
         expect(maxChange).toBeLessThan(1e-3);
@@ -107,7 +119,9 @@ describe("Havok two-way coupling", () => {
             h.step();
         }
         const boxVelocity = box.body.getLinearVelocity().x;
-        console.log(`1 kg box hit by 50 kg jelly at 2 m/s: box ${boxVelocity.toFixed(3)} m/s, moved ${(box.node.position.x - start).toFixed(3)} m; jelly ${jelly.getLinearVelocity().x.toFixed(3)} m/s`);
+        console.log(
+            `1 kg box hit by 50 kg jelly at 2 m/s: box ${boxVelocity.toFixed(3)} m/s, moved ${(box.node.position.x - start).toFixed(3)} m; jelly ${jelly.getLinearVelocity().x.toFixed(3)} m/s`,
+        );
         expect(boxVelocity).toBeGreaterThan(1.5);
         expect(box.node.position.x - start).toBeGreaterThan(0.3);
     });
@@ -129,7 +143,9 @@ describe("Havok two-way coupling", () => {
         }
         const mean = -sum / window;
         const expected = mass * G * DT;
-        console.log(`support impulse on the box: ${mean.toFixed(5)} N·s per step, m·g·dt = ${expected.toFixed(5)} (ratio ${(mean / expected).toFixed(4)})`);
+        console.log(
+            `support impulse on the box: ${mean.toFixed(5)} N·s per step, m·g·dt = ${expected.toFixed(5)} (ratio ${(mean / expected).toFixed(4)})`,
+        );
         expect(Math.abs(mean / expected - 1)).toBeLessThan(0.05);
     });
 

@@ -11,7 +11,11 @@ describe("Havok harness (real WASM, NullEngine)", () => {
     afterEach(() => h.dispose());
 
     it("steps Havok by a fixed 1/60 s per render: a box falls 4.92 m in 60 steps", () => {
-        const { node, body } = createBody(h.scene, { kind: "box", extents: [1, 1, 1] }, { motionType: PhysicsMotionType.DYNAMIC, position: [0, 10, 0] });
+        const { node, body } = createBody(
+            h.scene,
+            { kind: "box", extents: [1, 1, 1] },
+            { motionType: PhysicsMotionType.DYNAMIC, position: [0, 10, 0] },
+        );
         expect(h.havok.getTimeStep()).toBeCloseTo(1 / 60, 10);
         h.step(60);
         // Havok's integrator lands slightly past the analytic ½·g·t² = 4.905 m.
@@ -21,7 +25,11 @@ describe("Havok harness (real WASM, NullEngine)", () => {
     });
 
     it("fires before/after-physics once per step, around the Havok step, before onBeforeRender", () => {
-        const { node } = createBody(h.scene, { kind: "sphere", radius: 0.5 }, { motionType: PhysicsMotionType.DYNAMIC, position: [0, 10, 0] });
+        const { node } = createBody(
+            h.scene,
+            { kind: "sphere", radius: 0.5 },
+            { motionType: PhysicsMotionType.DYNAMIC, position: [0, 10, 0] },
+        );
         const events: string[] = [];
         let yBefore = NaN;
         let yAfter = NaN;
@@ -46,7 +54,11 @@ describe("Havok harness (real WASM, NullEngine)", () => {
     });
 
     it("with setSubTimeStep, runs `while (accumulated > subStep)` fixed Havok steps per render", () => {
-        const { body } = createBody(h.scene, { kind: "sphere", radius: 0.5 }, { motionType: PhysicsMotionType.DYNAMIC, position: [0, 100, 0] });
+        const { body } = createBody(
+            h.scene,
+            { kind: "sphere", radius: 0.5 },
+            { motionType: PhysicsMotionType.DYNAMIC, position: [0, 100, 0] },
+        );
         let steps = 0;
         h.scene.onBeforePhysicsObservable.add(() => steps++);
         const stepsPerRender = (frames: number): number[] =>

@@ -20,7 +20,10 @@ function expectNear(actual: ArrayLike<number>, expected: ArrayLike<number>, tole
 /** Quaternions q and -q are the same rotation. */
 function expectSameRotation(actual: QuaternionTuple, expected: QuaternionTuple): void {
     const sign = actual[0] * expected[0] + actual[1] * expected[1] + actual[2] * expected[2] + actual[3] * expected[3] < 0 ? -1 : 1;
-    expectNear(actual.map((x) => x * sign), expected);
+    expectNear(
+        actual.map((x) => x * sign),
+        expected,
+    );
 }
 
 function axisAngle(axis: Vector3Tuple, angle: number): QuaternionTuple {
@@ -180,7 +183,12 @@ describe("readHavokShape (real Havok)", () => {
                 { shape: { kind: "box", extents: [0.5, 1, 1.5] }, translation: [-1, 0.5, 0.25], rotation: boxRotation },
             ],
         });
-        container.addChild(createShape(h.scene, { kind: "capsule", pointA: [0, 0, 0], pointB: [0, 1, 0], radius: 0.25 }), new Vector3(0, 3, 0), undefined, new Vector3(2, 2, 2));
+        container.addChild(
+            createShape(h.scene, { kind: "capsule", pointA: [0, 0, 0], pointB: [0, 1, 0], radius: 0.25 }),
+            new Vector3(0, 3, 0),
+            undefined,
+            new Vector3(2, 2, 2),
+        );
         const shapes = read(container);
         expect(shapes.map((s) => s.kind)).toEqual(["sphere", "box", "capsule"]);
         const [sphere, box, capsule] = shapes as [
@@ -201,8 +209,18 @@ describe("readHavokShape (real Havok)", () => {
 
     it("applies child scales the way Havok does (sphere/capsule: scale.x; box: per axis)", () => {
         const container = createShape(h.scene, { kind: "container", children: [] });
-        const add = (spec: Parameters<typeof createShape>[1], translation: Vector3Tuple, scaling: Vector3Tuple, rotation?: QuaternionTuple) =>
-            container.addChild(createShape(h.scene, spec), Vector3.FromArray(translation), rotation && new Quaternion(...rotation), Vector3.FromArray(scaling));
+        const add = (
+            spec: Parameters<typeof createShape>[1],
+            translation: Vector3Tuple,
+            scaling: Vector3Tuple,
+            rotation?: QuaternionTuple,
+        ) =>
+            container.addChild(
+                createShape(h.scene, spec),
+                Vector3.FromArray(translation),
+                rotation && new Quaternion(...rotation),
+                Vector3.FromArray(scaling),
+            );
         add({ kind: "sphere", radius: 0.5, center: [0, 1, 0] }, [0, 0, 0], [2, 1, 1]);
         add({ kind: "capsule", pointA: [0, 0, 0], pointB: [0, 1, 0], radius: 0.25 }, [5, 0, 0], [0.5, 3, 3]);
         add({ kind: "box", extents: [1, 1, 1] }, [-5, 0, 0], [1, 2, 3]);
@@ -221,7 +239,11 @@ describe("readHavokShape (real Havok)", () => {
         expectNear(box.halfExtents, [0.5, 1, 1.5]);
         // The tilted box stretched along y is a parallelepiped: its corners are the scaled corners of the box.
         const sheared = shapes[3] as Extract<ColliderShapeDescriptor, { kind: "convexHull" }>;
-        const expected = boxCorners({ center: [0, 0, 0], halfExtents: [0.5, 0.5, 0.5], rotation: tilt }).map((c) => [c[0], 2 * c[1] - 5, c[2]]);
+        const expected = boxCorners({ center: [0, 0, 0], halfExtents: [0.5, 0.5, 0.5], rotation: tilt }).map((c) => [
+            c[0],
+            2 * c[1] - 5,
+            c[2],
+        ]);
         const actual: number[][] = [];
         for (let i = 0; i < sheared.positions.length; i += 3) {
             actual.push([sheared.positions[i], sheared.positions[i + 1], sheared.positions[i + 2]]);
@@ -248,7 +270,13 @@ describe("readHavokShape (real Havok)", () => {
     it("ignores node scaling on a body shape but sees the scale an aggregate bakes in", () => {
         const scaled = CreateBox("scaled", { size: 1 }, h.scene);
         scaled.scaling.set(2, 3, 4);
-        const sphere = only(readHavokShape(h.havok, createBody(h.scene, { kind: "sphere", radius: 0.5 }, { motionType: PhysicsMotionType.STATIC, node: scaled }).body), "sphere");
+        const sphere = only(
+            readHavokShape(
+                h.havok,
+                createBody(h.scene, { kind: "sphere", radius: 0.5 }, { motionType: PhysicsMotionType.STATIC, node: scaled }).body,
+            ),
+            "sphere",
+        );
         expect(sphere.radius).toBeCloseTo(0.5, 4);
         const aggregateMesh = CreateBox("aggregate", { size: 1 }, h.scene);
         aggregateMesh.scaling.set(2, 3, 4);
@@ -277,7 +305,11 @@ describe("readHavokMotion (real Havok)", () => {
     });
 
     it("reports a 2 kg sphere's inertia 2/5·m·r² and an offset centre of mass", () => {
-        const { body } = createBody(h.scene, { kind: "sphere", radius: 0.5, center: [0, 1, 0] }, { motionType: PhysicsMotionType.DYNAMIC, mass: 2 });
+        const { body } = createBody(
+            h.scene,
+            { kind: "sphere", radius: 0.5, center: [0, 1, 0] },
+            { motionType: PhysicsMotionType.DYNAMIC, mass: 2 },
+        );
         const motion = readHavokMotion(h.havok, body);
         expectNear(motion.inertia, [0.2, 0.2, 0.2]);
         expectNear(motion.centerOfMass, [0, 1, 0]);
@@ -285,7 +317,11 @@ describe("readHavokMotion (real Havok)", () => {
 
     it("reports motion types, world pose, velocities and collision filters", () => {
         const rotation = axisAngle([1, 1, 0], 0.7);
-        const moving = createBody(h.scene, { kind: "box", extents: [1, 1, 1] }, { motionType: PhysicsMotionType.DYNAMIC, position: [1, 2, 3], rotation, mass: 2 });
+        const moving = createBody(
+            h.scene,
+            { kind: "box", extents: [1, 1, 1] },
+            { motionType: PhysicsMotionType.DYNAMIC, position: [1, 2, 3], rotation, mass: 2 },
+        );
         moving.shape.filterMembershipMask = 2;
         moving.shape.filterCollideMask = 0xfffffffd;
         let motion = readHavokMotion(h.havok, moving.body);

@@ -17,14 +17,21 @@ function pinError(cloth: ClothImpostor, vertices: number[], restLocal: Vector3[]
     let error = 0;
     vertices.forEach((v, k) => {
         const expected = Vector3.TransformCoordinates(restLocal[k], world());
-        error = Math.max(error, Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[v]).subtract(expected).length());
+        error = Math.max(
+            error,
+            Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[v])
+                .subtract(expected)
+                .length(),
+        );
     });
     return error;
 }
 
 function restLocalOf(cloth: ClothImpostor, vertices: number[], world: Matrix): Vector3[] {
     const inverse = world.clone().invert();
-    return vertices.map((v) => Vector3.TransformCoordinates(Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[v]), inverse));
+    return vertices.map((v) =>
+        Vector3.TransformCoordinates(Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[v]), inverse),
+    );
 }
 
 /** The edge row of an 8×8-quad, 1 m ground mesh hung vertically at y = 2 (render vertex indices). */
@@ -63,7 +70,10 @@ describe("pinTo", () => {
         let maxError = 0;
         for (let s = 0; s < 60; s++) {
             h.step();
-            maxError = Math.max(maxError, pinError(cloth, top, restLocal, () => handle.computeWorldMatrix(true)));
+            maxError = Math.max(
+                maxError,
+                pinError(cloth, top, restLocal, () => handle.computeWorldMatrix(true)),
+            );
         }
         console.log(`pin to animated node: max error ${maxError.toExponential(3)} m`);
         expect(maxError).toBeLessThan(1e-6);
@@ -100,7 +110,12 @@ describe("pinTo", () => {
         for (let s = 0; s < 60; s++) {
             h.step();
             maxError = Math.max(maxError, pinError(cloth, pinned, restLocal, boneWorld));
-            travel = Math.max(travel, Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[0]).subtract(start).length());
+            travel = Math.max(
+                travel,
+                Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[0])
+                    .subtract(start)
+                    .length(),
+            );
         }
         console.log(`pin to bone: max error ${maxError.toExponential(3)} m, pinned vertex travelled up to ${travel.toFixed(3)} m`);
         expect(travel).toBeGreaterThan(0.3);
@@ -127,10 +142,17 @@ describe("pinTo", () => {
         let followError = 0;
         for (let s = 0; s < 30; s++) {
             h.step();
-            followError = Math.max(followError, pinError(cloth, [72, 74], restLocal, () => handle.computeWorldMatrix(true)));
+            followError = Math.max(
+                followError,
+                pinError(cloth, [72, 74], restLocal, () => handle.computeWorldMatrix(true)),
+            );
         }
         expect(handle.position.x).toBeGreaterThan(handleX + 0.25);
-        expect(Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[80]).subtract(held).length()).toBeLessThan(1e-9);
+        expect(
+            Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[80])
+                .subtract(held)
+                .length(),
+        ).toBeLessThan(1e-9);
         expect(followError).toBeLessThan(1e-6);
         // Everything released: the cloth falls (0.5 s of free fall is 1.23 m; air drag on 1 m² of 0.3 kg takes some).
         cloth.unpin([72, 74, 80]);

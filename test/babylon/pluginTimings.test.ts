@@ -14,7 +14,11 @@ const PHASES = ["pinTargetsMs", "colliderSyncMs", "coreStepMs", "impulsesMs", "e
 /** A cloth pinned to an animated node, falling on a dynamic box that rests on a static floor. */
 function scene(h: HavokScene, profile?: boolean): XpbdPlugin {
     createBody(h.scene, { kind: "box", extents: [10, 1, 10] }, { motionType: PhysicsMotionType.STATIC, position: [0, -0.5, 0] });
-    createBody(h.scene, { kind: "box", extents: [0.6, 0.6, 0.6] }, { motionType: PhysicsMotionType.DYNAMIC, position: [0, 0.3, 0], mass: 1 });
+    createBody(
+        h.scene,
+        { kind: "box", extents: [0.6, 0.6, 0.6] },
+        { motionType: PhysicsMotionType.DYNAMIC, position: [0, 0.3, 0], mass: 1 },
+    );
     const xpbd = new XpbdPlugin(h.scene, profile === undefined ? { substeps: 4 } : { substeps: 4, profile });
     const sheet = CreateGround("sheet", { width: 1, height: 1, subdivisions: 8 }, h.scene);
     sheet.position.y = 0.7;

@@ -69,10 +69,18 @@ describe("wind on the plugin", () => {
     it("gives impostors the documented coefficients: cloth the core's, soft bodies half", () => {
         const xpbd = new XpbdPlugin(h.scene);
         const sheet = uprightSheet(h, xpbd, 0);
-        expect([sheet.dragCoefficient, sheet.liftCoefficient, sheet.windScale]).toEqual([DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT, 1]);
+        expect([sheet.dragCoefficient, sheet.liftCoefficient, sheet.windScale]).toEqual([
+            DEFAULT_DRAG_COEFFICIENT,
+            DEFAULT_LIFT_COEFFICIENT,
+            1,
+        ]);
         const box = CreateBox("jelly", { size: 0.5 }, h.scene);
         const jelly = new SoftBodyImpostor(box, { resolution: 2 }, xpbd);
-        expect([jelly.dragCoefficient, jelly.liftCoefficient, jelly.windScale]).toEqual([DEFAULT_DRAG_COEFFICIENT / 2, DEFAULT_LIFT_COEFFICIENT / 2, 1]);
+        expect([jelly.dragCoefficient, jelly.liftCoefficient, jelly.windScale]).toEqual([
+            DEFAULT_DRAG_COEFFICIENT / 2,
+            DEFAULT_LIFT_COEFFICIENT / 2,
+            1,
+        ]);
         expect(jelly.body.dragCoefficient).toBe(DEFAULT_DRAG_COEFFICIENT / 2);
 
         jelly.dragCoefficient = 2;
@@ -92,7 +100,9 @@ describe("wind on the plugin", () => {
         h.step(90);
         const windyCom = windy.getCenterOfMass();
         const calmCom = calm.getCenterOfMass();
-        console.log(`wind 6 m/s: cloth centre of mass moved ${(windyCom.z - z0).toFixed(3)} m downwind; windScale 0: ${(calmCom.z - z0).toFixed(4)} m`);
+        console.log(
+            `wind 6 m/s: cloth centre of mass moved ${(windyCom.z - z0).toFixed(3)} m downwind; windScale 0: ${(calmCom.z - z0).toFixed(4)} m`,
+        );
         expect(windyCom.z - z0).toBeGreaterThan(0.1);
         expect(Math.abs(calmCom.z - z0)).toBeLessThan(0.01);
         expect(Array.from(windy.body.positions).every(Number.isFinite)).toBe(true);

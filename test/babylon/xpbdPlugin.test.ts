@@ -19,9 +19,13 @@ import type { SoftImpostor } from "../../src/babylon/softImpostor";
 
 function observerCounts(h: HavokScene, mesh: Mesh): number[] {
     const s = h.scene;
-    return [s.onBeforePhysicsObservable, s.onAfterPhysicsObservable, s.onBeforeRenderObservable, s.onDisposeObservable, mesh.onDisposeObservable].map(
-        (o) => o.observers.length,
-    );
+    return [
+        s.onBeforePhysicsObservable,
+        s.onAfterPhysicsObservable,
+        s.onBeforeRenderObservable,
+        s.onDisposeObservable,
+        mesh.onDisposeObservable,
+    ].map((o) => o.observers.length);
 }
 
 describe("XpbdPlugin lifecycle", () => {
@@ -58,7 +62,11 @@ describe("XpbdPlugin lifecycle", () => {
         physicsEngine.setSubTimeStep(5);
         let frameMs = 17;
         engine.getDeltaTime = () => frameMs;
-        const falling = createBody(scene, { kind: "sphere", radius: 0.1 }, { motionType: PhysicsMotionType.DYNAMIC, position: [0, 1000, 0] });
+        const falling = createBody(
+            scene,
+            { kind: "sphere", radius: 0.1 },
+            { motionType: PhysicsMotionType.DYNAMIC, position: [0, 1000, 0] },
+        );
         falling.body.setLinearDamping(0);
         const xpbd = new XpbdPlugin(scene);
         for (let frame = 0; frame < 200; frame++) {
@@ -67,7 +75,9 @@ describe("XpbdPlugin lifecycle", () => {
         }
         // A free-falling Havok body measures Havok's own clock: v = g·t.
         const havokTime = -falling.body.getLinearVelocity().y / 9.81;
-        console.log(`HavokPlugin(true) + 5 ms sub steps: soft time ${xpbd.world.time.toFixed(6)} s, Havok free-fall clock ${havokTime.toFixed(6)} s`);
+        console.log(
+            `HavokPlugin(true) + 5 ms sub steps: soft time ${xpbd.world.time.toFixed(6)} s, Havok free-fall clock ${havokTime.toFixed(6)} s`,
+        );
         expect(Math.abs(xpbd.world.time - havokTime)).toBeLessThan(0.005);
         scene.dispose();
         engine.dispose();

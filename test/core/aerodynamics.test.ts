@@ -28,7 +28,10 @@ function expectedForce(p: Vec3[], u: Vec3, rho: number, cd: number, cl: number):
     const drag = scale(u, 0.5 * rho * cd * area * absCos * speed);
     const liftDirection = sub(n, scale(u, absCos / speed));
     const liftLength = length(liftDirection);
-    const lift = liftLength > 1e-12 ? scale(liftDirection, (0.5 * rho * cl * area * speed * speed * absCos * sin) / liftLength) : ([0, 0, 0] as Vec3);
+    const lift =
+        liftLength > 1e-12
+            ? scale(liftDirection, (0.5 * rho * cl * area * speed * speed * absCos * sin) / liftLength)
+            : ([0, 0, 0] as Vec3);
     return add(drag, lift);
 }
 
@@ -43,7 +46,10 @@ function momentum(body: SoftBody): Vec3 {
 function cloth(options: SoftBodyOptions = {}, plane: "xy" | "xz" = "xy", mass = 0.2): SoftBody {
     const g = createClothGrid({ width: 1, height: 1, segmentsX: 6, segmentsY: 6, plane });
     const t = g.topology;
-    return new SoftBody({ positions: t.positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass }, options);
+    return new SoftBody(
+        { positions: t.positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass },
+        options,
+    );
 }
 
 function world(body: SoftBody, options: XpbdWorldOptions): XpbdWorld {
@@ -61,7 +67,11 @@ describe("aerodynamics", () => {
         expect(DEFAULT_AIR_DENSITY).toBe(1.2);
         expect(w.airDensity).toBe(1.2);
         expect(Array.from(w.wind)).toEqual([0, 0, 0]);
-        expect([body.dragCoefficient, body.liftCoefficient, body.windScale]).toEqual([DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT, 1]);
+        expect([body.dragCoefficient, body.liftCoefficient, body.windScale]).toEqual([
+            DEFAULT_DRAG_COEFFICIENT,
+            DEFAULT_LIFT_COEFFICIENT,
+            1,
+        ]);
         expect([DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT]).toEqual([1.2, 1]);
         expect(() => new XpbdWorld({ airDensity: -1 })).toThrow(RangeError);
         expect(() => new XpbdWorld({ wind: [NaN, 0, 0] })).toThrow(RangeError);
@@ -74,7 +84,11 @@ describe("aerodynamics", () => {
         ["oblique (drag and lift)", [3, -2, 5] as Vec3],
         ["grazing", [6, 1, 0.4] as Vec3],
     ])("one triangle, %s wind: momentum after one substep is F·h of the formula (1e-6)", (_name, wind) => {
-        const p: Vec3[] = [[0, 0, 0], [0.4, 0.1, 0.05], [0.1, 0.5, -0.02]];
+        const p: Vec3[] = [
+            [0, 0, 0],
+            [0.4, 0.1, 0.05],
+            [0.1, 0.5, -0.02],
+        ];
         const body = new SoftBody({ positions: p.flat(), triangles: [0, 1, 2], mass: 0.03 }, { damping: 0, liftCoefficient: 0.7 });
         const dt = 1 / 240;
         world(body, { wind, substeps: 1, airDensity: 1.25 }).step(dt);
@@ -90,9 +104,16 @@ describe("aerodynamics", () => {
     });
 
     test("the force is the same for either winding of the triangle", () => {
-        const p: Vec3[] = [[0, 0, 0], [0.4, 0.1, 0.05], [0.1, 0.5, -0.02]];
+        const p: Vec3[] = [
+            [0, 0, 0],
+            [0.4, 0.1, 0.05],
+            [0.1, 0.5, -0.02],
+        ];
         const wind: Vec3 = [3, -2, 5];
-        const results = [[0, 1, 2], [0, 2, 1]].map((triangles) => {
+        const results = [
+            [0, 1, 2],
+            [0, 2, 1],
+        ].map((triangles) => {
             const body = new SoftBody({ positions: p.flat(), triangles, mass: 0.03 }, { damping: 0 });
             world(body, { wind, substeps: 1 }).step(1 / 240);
             return Array.from(body.velocities);
@@ -130,7 +151,11 @@ describe("aerodynamics", () => {
         const faceOn = cloth();
         world(faceOn, { wind: [0, 0, 8] }).step(1 / 60);
         const pushed = length(momentum(faceOn));
-        for (const wind of [[8, 0, 0], [0, 8, 0], [5.6, 5.6, 0]] as Vec3[]) {
+        for (const wind of [
+            [8, 0, 0],
+            [0, 8, 0],
+            [5.6, 5.6, 0],
+        ] as Vec3[]) {
             const edgeOn = cloth();
             world(edgeOn, { wind }).step(1 / 60);
             expect(length(momentum(edgeOn))).toBeLessThan(0.01 * pushed);
@@ -211,7 +236,10 @@ describe("aerodynamics", () => {
         const mass = 0.2;
         const g = createClothGrid({ width: 1, height: 1, segmentsX: 10, segmentsY: 10, plane: "xy" });
         const t = g.topology;
-        const body = new SoftBody({ positions: t.positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass }, { allowSleep: false });
+        const body = new SoftBody(
+            { positions: t.positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass },
+            { allowSleep: false },
+        );
         for (let i = 0; i < g.columns; i++) body.setPinWeight(i, 1);
         const w = new XpbdWorld({ wind: [0, 0, speed] });
         w.addBody(body);

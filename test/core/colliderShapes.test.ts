@@ -63,7 +63,11 @@ function expectProbes(shape: ColliderShape, probes: Probe[]): void {
 function boxMesh(center: Vec3, half: Vec3): { positions: number[]; indices: number[] } {
     const positions: number[] = [];
     for (let i = 0; i < 8; i++) {
-        positions.push(center[0] + (i & 1 ? half[0] : -half[0]), center[1] + (i & 2 ? half[1] : -half[1]), center[2] + (i & 4 ? half[2] : -half[2]));
+        positions.push(
+            center[0] + (i & 1 ? half[0] : -half[0]),
+            center[1] + (i & 2 ? half[1] : -half[1]),
+            center[2] + (i & 4 ? half[2] : -half[2]),
+        );
     }
     // Each face as a quad in counter-clockwise order seen from outside.
     const quads = [
@@ -197,7 +201,12 @@ describe("ColliderShape signed distance and normal against analytic values (1e-9
             { name: "inside, nearest +x", point: at([0.9, 0, 0.1]), distance: -0.1, normal: [1, 0, 0] },
             { name: "outside +y face", point: at([0.2, 0.9, 0.1]), distance: 0.4, normal: [0, 1, 0] },
             { name: "outside near the +x+y edge", point: at([1.3, 0.9, 0]), distance: 0.5, normal: [0.6, 0.8, 0] },
-            { name: "outside near the −x−y+z corner", point: at([-1.2, -0.7, 0.45]), distance: 0.2 * Math.sqrt(3), normal: normalize([-1, -1, 1]) },
+            {
+                name: "outside near the −x−y+z corner",
+                point: at([-1.2, -0.7, 0.45]),
+                distance: 0.2 * Math.sqrt(3),
+                normal: normalize([-1, -1, 1]),
+            },
         ]);
         // Beyond reach: Infinity (the caller treats it as no contact).
         expect(signedDistance(shape, at([5, 0, 0]), 0.5)).toBe(Infinity);
@@ -225,7 +234,14 @@ describe("a particle dropped on each shape kind (collider with a pose) rests at 
     const thickness = 0.01;
     // Each case: shapes in the collider frame, the pose, where the particle is dropped (x, z) and the world height
     // of the surface under it.
-    const cases: { name: string; shapes: ColliderShapeDescriptor[]; position: Vec3; rotation: Quat; drop: [number, number]; surface: number }[] = [
+    const cases: {
+        name: string;
+        shapes: ColliderShapeDescriptor[];
+        position: Vec3;
+        rotation: Quat;
+        drop: [number, number];
+        surface: number;
+    }[] = [
         {
             name: "plane (local +x turned up)",
             shapes: [{ kind: "plane", normal: [1, 0, 0], offset: 0.2 }],

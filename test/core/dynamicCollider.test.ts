@@ -42,7 +42,7 @@ describe("two-way coupling with a dynamic collider", () => {
         const box = new Collider([{ kind: "box", center: [0, 0, 0], halfExtents: [1, 0.5, 1] }], {
             motion: ColliderMotion.Dynamic,
             mass: 1000,
-            inertia: [1000 / 12 * 1.25 * 4, 1000 / 12 * 8, 1000 / 12 * 1.25 * 4],
+            inertia: [(1000 / 12) * 1.25 * 4, (1000 / 12) * 8, (1000 / 12) * 1.25 * 4],
         });
         world.addCollider(box);
         let total = 0;
@@ -67,7 +67,7 @@ describe("two-way coupling with a dynamic collider", () => {
         for (let s = 0; s < 120; s++) {
             world.step(1 / 60);
         }
-        const expected = mass * 9.81 / 60;
+        const expected = (mass * 9.81) / 60;
         for (let s = 0; s < 10; s++) {
             world.step(1 / 60);
             expect(Math.abs(-ground.impulse[1] - expected) / expected).toBeLessThan(0.02);

@@ -25,8 +25,11 @@ describe("16×16 hanging cloth over a static sphere", () => {
         maxCorrection = Math.max(maxCorrection, world.stats.maxContactCorrection);
         for (let p = 0; p < body.particleCount; p++) {
             const d =
-                Math.hypot(body.positions[3 * p] - center[0], body.positions[3 * p + 1] - center[1], body.positions[3 * p + 2] - center[2]) -
-                radius;
+                Math.hypot(
+                    body.positions[3 * p] - center[0],
+                    body.positions[3 * p + 1] - center[1],
+                    body.positions[3 * p + 2] - center[2],
+                ) - radius;
             deepest = Math.max(deepest, thickness - d);
         }
     }

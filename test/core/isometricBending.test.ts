@@ -55,7 +55,10 @@ function bendVector(bend: IsometricBendConstraints, x: ArrayLike<number>, e: num
 function gridDescriptor(segments: number, plane: "xy" | "xz" = "xy") {
     const grid = createClothGrid({ width: 1, height: 1, segmentsX: segments, segmentsY: segments, plane });
     const t = grid.topology;
-    return { grid, descriptor: { positions: Array.from(t.positions), triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend } };
+    return {
+        grid,
+        descriptor: { positions: Array.from(t.positions), triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend },
+    };
 }
 
 describe("isometric bending element (Bergou et al.)", () => {
@@ -231,7 +234,9 @@ describe("in-plane stretch is not bending", () => {
         const stats = new StepStats();
         const residual = new Float32Array(body.particleCount);
         bend.measure(x, residual, stats);
-        console.log(`in-plane stretch: max |s|/|e| ${largestS.toExponential(3)}, max bend residual ${stats.maxBendResidual.toExponential(3)}`);
+        console.log(
+            `in-plane stretch: max |s|/|e| ${largestS.toExponential(3)}, max bend residual ${stats.maxBendResidual.toExponential(3)}`,
+        );
         expect(largestS).toBeGreaterThan(1e-3);
         // Everything stays in z = 0, so s·n is exactly 0 up to rounding (~1e-16); 1e-9 rad is far below any fold.
         expect(stats.maxBendResidual).toBeLessThan(1e-9);
@@ -265,7 +270,9 @@ describe("in-plane stretch is not bending", () => {
         const restFold = stats.maxBendResidual;
         const fold = folded(x);
         bend.measure(fold, residual, stats);
-        console.log(`fold of ${foldAngle} rad: max bend residual ${restFold.toFixed(6)} (unstretched), ${stats.maxBendResidual.toFixed(6)} (stretched)`);
+        console.log(
+            `fold of ${foldAngle} rad: max bend residual ${restFold.toFixed(6)} (unstretched), ${stats.maxBendResidual.toFixed(6)} (stretched)`,
+        );
         // Unstretched, every hinge of the fold has its two wings at equal heights, so s = |e|·2 sin(θ/2) exactly,
         // along the element normal: the residual |C|/|e| is 2 sin(θ/2) to rounding (1e-9 is far above it).
         expect(Math.abs(restFold - 2 * Math.sin(foldAngle / 2))).toBeLessThan(1e-9);

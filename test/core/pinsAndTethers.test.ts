@@ -65,7 +65,11 @@ describe("long-range attachments", () => {
             for (let k = 0; k < body.tethers.count; k++) {
                 const p = body.tethers.particles[k] * 3;
                 const a = body.tethers.anchors[k] * 3;
-                const d = Math.hypot(body.positions[p] - body.positions[a], body.positions[p + 1] - body.positions[a + 1], body.positions[p + 2] - body.positions[a + 2]);
+                const d = Math.hypot(
+                    body.positions[p] - body.positions[a],
+                    body.positions[p + 1] - body.positions[a + 1],
+                    body.positions[p + 2] - body.positions[a + 2],
+                );
                 worst = Math.max(worst, d / body.tethers.lengths[k]);
             }
             return worst;

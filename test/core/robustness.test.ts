@@ -19,7 +19,11 @@ describe("invalid input is rejected with an error naming the element", () => {
         ["a negative particle mass", { positions: tet, particleMasses: [1, 1, -1, 1] }, /particle 2 has mass -1/],
         ["a negative total mass", { positions: tet, mass: -2 }, /mass must be positive/],
         ["a repeated index", { positions: tet, tets: [0, 1, 1, 3] }, /tet 0 uses particle 1 twice/],
-        ["a degenerate bend element", { positions: [0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0], bend: [0, 1, 2, 3] }, /bend element 0 .* degenerate/],
+        [
+            "a degenerate bend element",
+            { positions: [0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0], bend: [0, 1, 2, 3] },
+            /bend element 0 .* degenerate/,
+        ],
     ])("%s", (_name, descriptor, message) => {
         expect(() => new SoftBody(descriptor)).toThrow(message);
     });
@@ -86,7 +90,13 @@ describe("determinism and order", () => {
             return out;
         };
         const body = new SoftBody(
-            { positions: t.positions, triangles: t.triangles, stretch: order(t.stretch, 2), shear: order(t.shear, 2), bend: order(t.bend, 4) },
+            {
+                positions: t.positions,
+                triangles: t.triangles,
+                stretch: order(t.stretch, 2),
+                shear: order(t.shear, 2),
+                bend: order(t.bend, 4),
+            },
             { allowSleep: false },
         );
         const world = new XpbdWorld();
@@ -108,7 +118,10 @@ describe("determinism and order", () => {
         const backward = run(true, 900);
         let worst = 0;
         for (let i = 0; i < forward.length; i += 3) {
-            worst = Math.max(worst, Math.hypot(forward[i] - backward[i], forward[i + 1] - backward[i + 1], forward[i + 2] - backward[i + 2]));
+            worst = Math.max(
+                worst,
+                Math.hypot(forward[i] - backward[i], forward[i + 1] - backward[i + 1], forward[i + 2] - backward[i + 2]),
+            );
         }
         console.log(`largest particle distance between the two orders after 15 s: ${(worst * 1000).toFixed(3)} mm`);
         // Gauss–Seidel order only changes how the leftover residual is distributed; after settling that residual is

@@ -19,7 +19,9 @@ describe("symmetric bending lets a hanging cloth come to rest", () => {
             world.step(1 / 60);
             peak = Math.max(peak, world.stats.kineticEnergy);
         }
-        console.log(`16×16 hanging cloth: peak kinetic energy ${peak.toFixed(4)} J, after 10 s ${world.stats.kineticEnergy.toExponential(3)} J`);
+        console.log(
+            `16×16 hanging cloth: peak kinetic energy ${peak.toFixed(4)} J, after 10 s ${world.stats.kineticEnergy.toExponential(3)} J`,
+        );
         // It really swung: from horizontal its centre of mass falls ~0.5 m, m·g·0.5 m ≈ 4.9 J (measured peak 1.8 J)...
         expect(peak).toBeGreaterThan(0.5);
         // ...and comes to rest. Measured: 1.1e-5 J after 10 s (the last folds still settle: 3e-6 to 2e-5 J between 7
@@ -46,7 +48,9 @@ describe("tethers carry a hanging cloth's load", () => {
     test("the 32×32 benchmark cloth stretches ≤ 2% at the default quality with tethers, clearly more without", () => {
         const withTethers = maxEdgeRatio(true);
         const without = maxEdgeRatio(false);
-        console.log(`32×32 benchmark cloth after 180 steps: max edge ratio ${withTethers.toFixed(5)} with tethers, ${without.toFixed(5)} without`);
+        console.log(
+            `32×32 benchmark cloth after 180 steps: max edge ratio ${withTethers.toFixed(5)} with tethers, ${without.toFixed(5)} without`,
+        );
         // 2% is the benchmark's bar for a cloth that does not look stretched. Measured: ×1.001 with tethers; without
         // them the load travels pin-ward through one edge per pass and the cloth near the pins stretches ×1.67.
         expect(withTethers).toBeGreaterThan(1);
@@ -110,7 +114,10 @@ describe("residuals are measured on request", () => {
         for (const residuals of [false, true]) {
             const world = new XpbdWorld({ residuals });
             const positions: number[] = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1];
-            const body = new SoftBody({ positions, tets: [0, 1, 2, 3], stretch: [0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3] }, { allowSleep: false });
+            const body = new SoftBody(
+                { positions, tets: [0, 1, 2, 3], stretch: [0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3] },
+                { allowSleep: false },
+            );
             // Squash it to 90% of its rest volume (move the apex down), so there is a volume error to report.
             body.positions[11] = 0.9;
             body.previousPositions[11] = 0.9;

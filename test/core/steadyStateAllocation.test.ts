@@ -9,9 +9,7 @@ import path from "node:path";
  */
 test("a steady-state step allocates nothing but its two clock reads, and 10,000 steps collect no garbage", () => {
     const script = path.join(__dirname, "../support/steadyStateAllocation.mjs");
-    const figures = JSON.parse(
-        execFileSync(process.execPath, ["--expose-gc", script], { encoding: "utf8", timeout: 300_000 }),
-    ) as {
+    const figures = JSON.parse(execFileSync(process.execPath, ["--expose-gc", script], { encoding: "utf8", timeout: 300_000 })) as {
         warmup: number;
         bytesWithClock: number;
         bytesWithoutClock: number;

@@ -11,7 +11,10 @@ import { XpbdWorld } from "../../src/core/xpbdWorld";
  */
 describe("thin colliders keep a fast particle on the side it came from", () => {
     const sheets: { name: string; shape: ColliderShapeDescriptor }[] = [
-        { name: "a box 0.2 mm thick (a flat ground mesh as a Havok box)", shape: { kind: "box", center: [0, 0, 0], halfExtents: [5, 1e-4, 5] } },
+        {
+            name: "a box 0.2 mm thick (a flat ground mesh as a Havok box)",
+            shape: { kind: "box", center: [0, 0, 0], halfExtents: [5, 1e-4, 5] },
+        },
         {
             name: "an open mesh quad",
             shape: { kind: "mesh", positions: [-5, 0, -5, 5, 0, -5, 5, 0, 5, -5, 0, 5], indices: [0, 2, 1, 0, 3, 2] },

@@ -33,8 +33,10 @@ describe("a tet block resting on the ground", () => {
     const collapsed = rest(false);
 
     test("keeps ≥ 90% of its rest volume with volume constraints (stiffness 1)", () => {
-        console.log(`with volume constraints: volume ${kept.volume.toFixed(4)}, height ${kept.height.toFixed(4)} m; ` +
-            `without: volume ${collapsed.volume.toFixed(4)}, height ${collapsed.height.toFixed(4)} m`);
+        console.log(
+            `with volume constraints: volume ${kept.volume.toFixed(4)}, height ${kept.height.toFixed(4)} m; ` +
+                `without: volume ${collapsed.volume.toFixed(4)}, height ${collapsed.height.toFixed(4)} m`,
+        );
         expect(kept.volume).toBeGreaterThanOrEqual(0.9);
     });
 

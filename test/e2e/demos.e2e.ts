@@ -102,7 +102,13 @@ describe.each(cases)("demo #$id", ({ id, frames, settle: settling }) => {
             const [kinetic, used] = await settle(demo, settling.energy, settling.maxFrames);
             const stats = await demo.page.evaluate(() => {
                 const s = window.__playground.demo!.handle.xpbd.stats;
-                return { maxEdgeRatio: s.maxEdgeRatio, meanEdgeRatio: s.meanEdgeRatio, contacts: s.contacts, maxContactCorrection: s.maxContactCorrection, stepMs: s.stepMs };
+                return {
+                    maxEdgeRatio: s.maxEdgeRatio,
+                    meanEdgeRatio: s.meanEdgeRatio,
+                    contacts: s.contacts,
+                    maxContactCorrection: s.maxContactCorrection,
+                    stepMs: s.stepMs,
+                };
             });
             console.log(`#${id}: kinetic energy ${kinetic.toExponential(2)} J after ${used} frames; ${JSON.stringify(stats)}`);
             expect(kinetic).toBeLessThan(settling.energy);

@@ -144,7 +144,9 @@ describe("Inspector soft-body panes (#inspector)", () => {
         // Colours and residuals read in one evaluate, between frames: the colours were made after the last step.
         const check = await onCloth(page, (cloth) => {
             const mesh = cloth.mesh;
-            const state = (mesh.material?.metadata as { xpbdOverlay: { mode: string; kind: string; scale: number; min: number; max: number } }).xpbdOverlay;
+            const state = (
+                mesh.material?.metadata as { xpbdOverlay: { mode: string; kind: string; scale: number; min: number; max: number } }
+            ).xpbdOverlay;
             const colors = mesh.getVerticesData("color")!;
             const residual = cloth.body.stretchResidual;
             let worst = 0;
@@ -153,7 +155,12 @@ describe("Inspector soft-body panes (#inspector)", () => {
                 const value = residual[cloth.vertexToParticle[v]];
                 const t = Math.min(1, Math.max(0, value / state.scale));
                 if (value > 0) nonZero++;
-                worst = Math.max(worst, Math.abs(colors[4 * v] - t), Math.abs(colors[4 * v + 1] - 4 * t * (1 - t)), Math.abs(colors[4 * v + 2] - (1 - t)));
+                worst = Math.max(
+                    worst,
+                    Math.abs(colors[4 * v] - t),
+                    Math.abs(colors[4 * v + 1] - 4 * t * (1 - t)),
+                    Math.abs(colors[4 * v + 2] - (1 - t)),
+                );
             }
             return { state, worst, nonZero, vertices: cloth.vertexToParticle.length, material: mesh.material?.name };
         });
@@ -240,7 +247,15 @@ describe("Inspector soft-body panes (#inspector)", () => {
         await page.locator('button[name="selectedTab"][value="Statistics"]').click();
         const section = page.getByText("Soft bodies (XPBD)");
         await section.waitFor();
-        for (const label of ["Step time", "Particles", "Stretch constraints", "Contacts", "Max edge ratio", "Sleeping bodies", "Over-stretched edges"]) {
+        for (const label of [
+            "Step time",
+            "Particles",
+            "Stretch constraints",
+            "Contacts",
+            "Max edge ratio",
+            "Sleeping bodies",
+            "Over-stretched edges",
+        ]) {
             await page.getByText(label, { exact: true }).filter({ visible: true }).first().waitFor();
         }
         await section.scrollIntoViewIfNeeded();

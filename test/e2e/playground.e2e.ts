@@ -35,12 +35,15 @@ describe("playground page", () => {
         await demo.page.selectOption("#demo-picker", "jelly");
         await demo.page.waitForFunction(() => window.__playground.demo?.id === "jelly");
         await waitForFrames(demo.page, 3);
-        const state = await demo.page.evaluate((uid) => ({
-            hash: location.hash,
-            scenes: window.__playground.engine.scenes.length,
-            sameScene: window.__playground.scene!.uid === uid,
-            controls: Array.from(document.querySelectorAll<HTMLElement>("#demo-controls [data-param]")).map((e) => e.dataset.param),
-        }), first);
+        const state = await demo.page.evaluate(
+            (uid) => ({
+                hash: location.hash,
+                scenes: window.__playground.engine.scenes.length,
+                sameScene: window.__playground.scene!.uid === uid,
+                controls: Array.from(document.querySelectorAll<HTMLElement>("#demo-controls [data-param]")).map((e) => e.dataset.param),
+            }),
+            first,
+        );
         expect(state.hash).toBe("#jelly");
         expect(state.scenes).toBe(1);
         expect(state.sameScene).toBe(false);

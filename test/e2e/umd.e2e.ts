@@ -116,7 +116,9 @@ describe("UMD bundle with Babylon's UMD build", () => {
         const after = result.after as number[];
         let moved = 0;
         for (let i = 0; i < after.length; i++) moved = Math.max(moved, Math.abs(after[i] - before[i]));
-        console.log(`UMD page: babylon-xpbd ${String(result.version)} on Babylon ${String(result.babylonVersion)}, ${String(result.frames)} frames, max particle displacement ${moved.toFixed(3)} m, contacts ${String(result.contacts)}`);
+        console.log(
+            `UMD page: babylon-xpbd ${String(result.version)} on Babylon ${String(result.babylonVersion)}, ${String(result.frames)} frames, max particle displacement ${moved.toFixed(3)} m, contacts ${String(result.contacts)}`,
+        );
         expect(after.length).toBe(before.length);
         expect(after.every(Number.isFinite)).toBe(true);
         expect(moved).toBeGreaterThan(0.05);

@@ -5,10 +5,13 @@ import { computeVertexNormals } from "../../src/meshing/renderBinding";
 describe("createClothGrid", () => {
     test.each([true, false])("element counts of a 4×3 grid (alternating diagonals: %s)", (alternateDiagonals) => {
         const g = createClothGrid({ width: 2, height: 1.5, segmentsX: 4, segmentsY: 3, alternateDiagonals });
-        const sx = 4, sy = 3;
+        const sx = 4,
+            sy = 3;
         expect(g.positions.length / 3).toBe((sx + 1) * (sy + 1));
         expect(g.indices.length / 3).toBe(2 * sx * sy);
-        const horizontal = sx * (sy + 1), vertical = (sx + 1) * sy, diagonals = sx * sy;
+        const horizontal = sx * (sy + 1),
+            vertical = (sx + 1) * sy,
+            diagonals = sx * sy;
         expect(g.topology.stretch.length / 2).toBe(horizontal + vertical + diagonals);
         expect(g.topology.shear.length / 2).toBe(sx * sy);
         // Interior edges = all edges minus the border.
@@ -19,7 +22,8 @@ describe("createClothGrid", () => {
         const edges = new Set<string>();
         for (let i = 0; i < g.topology.stretch.length; i += 2) edges.add(`${g.topology.stretch[i]}-${g.topology.stretch[i + 1]}`);
         for (let i = 0; i < g.topology.shear.length; i += 2) {
-            const a = g.topology.shear[i], b = g.topology.shear[i + 1];
+            const a = g.topology.shear[i],
+                b = g.topology.shear[i + 1];
             expect(edges.has(`${Math.min(a, b)}-${Math.max(a, b)}`)).toBe(false);
             const d = Math.hypot(...[0, 1, 2].map((k) => g.positions[3 * a + k] - g.positions[3 * b + k]));
             expect(d).toBeCloseTo(Math.SQRT1_2, 6);

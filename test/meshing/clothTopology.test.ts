@@ -116,9 +116,11 @@ describe("buildClothTopology", () => {
     test("bad input throws clear errors", () => {
         expect(() => buildClothTopology([], [])).toThrow("buildClothTopology: mesh is empty");
         expect(() => buildClothTopology([0, 0, 0, 1, 0, 0, 0, NaN, 0], [0, 1, 2])).toThrow(
-            "buildClothTopology: vertex 2 has a non-finite y coordinate (NaN)");
+            "buildClothTopology: vertex 2 has a non-finite y coordinate (NaN)",
+        );
         expect(() => buildClothTopology([0, 0, 0, 1, 0, 0, 0, 1, 0], [0, 1, 7])).toThrow(
-            "buildClothTopology: index 2 (triangle 0) is 7, out of range [0, 3)");
+            "buildClothTopology: index 2 (triangle 0) is 7, out of range [0, 3)",
+        );
         expect(() => buildClothTopology([0, 0, 0, 1, 0, 0, 0, 1, 0], [0, 1])).toThrow("indices length 2 is not a multiple of 3");
     });
 });

@@ -52,14 +52,24 @@ describe("tet binding", () => {
         // Bound within one lattice cell (diameter 1 / resolution 6) of the tets.
         expect(binding.report.maxOutsideDistance).toBeLessThan(1 / 6);
         // The grid search binds to a tet at most half a grid cell farther than the true nearest one (brute force).
-        const p = sim.positions, t = sim.tets, query = new Float64Array(3), scratch = new Float64Array(4);
+        const p = sim.positions,
+            t = sim.tets,
+            query = new Float64Array(3),
+            scratch = new Float64Array(4);
         // Grid cell of bindToTets: longest tet-mesh extent / round(∛(tets / 2)); the extent is below 1 (diameter).
         const halfCell = 0.5 / Math.round(Math.cbrt(t.length / 4 / 2));
         const distanceToTet = (tet: number, x: number, y: number, z: number): number => {
             query.set([x, y, z]);
             let best = Infinity;
-            for (const [i, j, k] of [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]]) {
-                const a = 3 * t[4 * tet + i], b = 3 * t[4 * tet + j], c = 3 * t[4 * tet + k];
+            for (const [i, j, k] of [
+                [0, 1, 2],
+                [0, 1, 3],
+                [0, 2, 3],
+                [1, 2, 3],
+            ]) {
+                const a = 3 * t[4 * tet + i],
+                    b = 3 * t[4 * tet + j],
+                    c = 3 * t[4 * tet + k];
                 closestPointOnTriangle(p, a, b, c, query, scratch);
                 best = Math.min(best, scratch[3]);
             }
@@ -78,7 +88,9 @@ describe("tet binding", () => {
     test("interior points land in a tet that contains them", () => {
         const points: number[] = [];
         for (let i = 0; i < 200; i++) {
-            const r = 0.35 * Math.cbrt((i + 0.5) / 200), theta = i * 2.399963, z = 1 - (2 * ((i * 37) % 200) + 1) / 200;
+            const r = 0.35 * Math.cbrt((i + 0.5) / 200),
+                theta = i * 2.399963,
+                z = 1 - (2 * ((i * 37) % 200) + 1) / 200;
             const s = Math.sqrt(1 - z * z);
             points.push(r * s * Math.cos(theta), r * s * Math.sin(theta), r * z);
         }
@@ -122,7 +134,8 @@ describe("weld binding and normals", () => {
 
     test("computeVertexNormals matches Babylon's VertexData.ComputeNormals (box exactly, sphere closely)", () => {
         for (const data of [CreateBoxVertexData({ size: 1 }), CreateSphereVertexData({ diameter: 1, segments: 16 })]) {
-            const positions = data.positions!, indices = data.indices!;
+            const positions = data.positions!,
+                indices = data.indices!;
             const ours = new Float32Array(positions.length);
             computeVertexNormals(positions, indices, ours);
             const babylon: number[] = [];

@@ -21,7 +21,9 @@ const maxErrorAtDefault = { box: 0.02, sphere: 0.018, torus: 0.052 };
 
 function checkTetMesh(m: TetMesh): void {
     const { positions, tets } = m;
-    let volume = 0, minQuality = Infinity, minVolume = Infinity;
+    let volume = 0,
+        minQuality = Infinity,
+        minVolume = Infinity;
     for (let t = 0; t < tets.length; t += 4) {
         const v = tetSignedVolume(positions, tets[t], tets[t + 1], tets[t + 2], tets[t + 3]);
         minVolume = Math.min(minVolume, v);
@@ -105,14 +107,14 @@ describe("tetrahedralize", () => {
         test("index out of range names the slot", () => {
             const idx = Array.from(box.indices!);
             idx[7] = 24;
-            expect(() => tetrahedralize(box.positions!, idx)).toThrow(
-                "tetrahedralize: index 7 (triangle 2) is 24, out of range [0, 24)");
+            expect(() => tetrahedralize(box.positions!, idx)).toThrow("tetrahedralize: index 7 (triangle 2) is 24, out of range [0, 24)");
             idx[7] = -1;
             expect(() => tetrahedralize(box.positions!, idx)).toThrow("index 7 (triangle 2) is -1");
         });
         test("indices length not a multiple of 3", () => {
             expect(() => tetrahedralize(box.positions!, Array.from(box.indices!).slice(0, 35))).toThrow(
-                "tetrahedralize: indices length 35 is not a multiple of 3");
+                "tetrahedralize: indices length 35 is not a multiple of 3",
+            );
         });
         test("open mesh throws unless allowOpen, which warns and does a best effort", () => {
             const open = Array.from(box.indices!).slice(3); // one triangle missing: its 3 edges are boundary edges

@@ -19,7 +19,10 @@ export function clothBody(
 }
 
 /** The 8 corners and 12 triangles of an axis-aligned box centred on `center`. */
-export function boxMesh(size: [number, number, number], center: [number, number, number] = [0, 0, 0]): { positions: number[]; indices: number[] } {
+export function boxMesh(
+    size: [number, number, number],
+    center: [number, number, number] = [0, 0, 0],
+): { positions: number[]; indices: number[] } {
     const positions: number[] = [];
     for (let k = 0; k < 8; k++) {
         positions.push(
@@ -43,7 +46,10 @@ export function tetBlock(
     const box = boxMesh(size, center);
     const tets = tetrahedralize(box.positions, box.indices, { resolution });
     const edges = tetEdges(tets.tets, tets.positions.length / 3);
-    return new SoftBody({ positions: tets.positions, tets: tets.tets, stretch: edges, triangles: tets.surfaceTriangles, mass }, bodyOptions);
+    return new SoftBody(
+        { positions: tets.positions, tets: tets.tets, stretch: edges, triangles: tets.surfaceTriangles, mass },
+        bodyOptions,
+    );
 }
 
 /** Lowest particle height (y). */

@@ -32,9 +32,13 @@ world.addBody(cloth);
 
 const box = boxMesh(0.4, 0.3, 0.4, 0.32);
 const tets = tetrahedralize(box.positions, box.indices, { resolution: 5 });
-const jelly = new SoftBody(
-    { positions: tets.positions, tets: tets.tets, stretch: tetEdges(tets.tets, tets.positions.length / 3), triangles: tets.surfaceTriangles, mass: 2 },
-);
+const jelly = new SoftBody({
+    positions: tets.positions,
+    tets: tets.tets,
+    stretch: tetEdges(tets.tets, tets.positions.length / 3),
+    triangles: tets.surfaceTriangles,
+    mass: 2,
+});
 jelly.translate(0, 0, 0.8);
 jelly.allowSleep = false;
 world.addBody(jelly);
@@ -46,9 +50,18 @@ world.addCollider(new Collider([{ kind: "plane", normal: [-1, 0, 0], offset: -0.
 world.addCollider(new Collider([{ kind: "sphere", center: [0.25, 0.85, 0.12], radius: 0.1 }]));
 world.addCollider(new Collider([{ kind: "capsule", pointA: [-0.4, 0.55, 0.12], pointB: [-0.05, 0.55, 0.12], radius: 0.07 }]));
 world.addCollider(new Collider([{ kind: "cylinder", pointA: [0.05, 0.45, 0.12], pointB: [0.4, 0.45, 0.12], radius: 0.04 }]));
-world.addCollider(new Collider([{ kind: "convexHull", positions: hull.positions, indices: hull.indices }], { motion: ColliderMotion.Kinematic }));
-world.addCollider(new Collider([{ kind: "mesh", positions: [-0.6, 0.25, 0.12, 0.6, 0.25, 0.12, 0.6, 1.15, 0.12, -0.6, 1.15, 0.12], indices: [0, 1, 2, 0, 2, 3] }]));
-const dynamic = new Collider([{ kind: "box", center: [0, 0, 0], halfExtents: [0.6, 0.1, 0.6] }], { motion: ColliderMotion.Dynamic, mass: 50 });
+world.addCollider(
+    new Collider([{ kind: "convexHull", positions: hull.positions, indices: hull.indices }], { motion: ColliderMotion.Kinematic }),
+);
+world.addCollider(
+    new Collider([
+        { kind: "mesh", positions: [-0.6, 0.25, 0.12, 0.6, 0.25, 0.12, 0.6, 1.15, 0.12, -0.6, 1.15, 0.12], indices: [0, 1, 2, 0, 2, 3] },
+    ]),
+);
+const dynamic = new Collider([{ kind: "box", center: [0, 0, 0], halfExtents: [0.6, 0.1, 0.6] }], {
+    motion: ColliderMotion.Dynamic,
+    mass: 50,
+});
 world.addCollider(dynamic);
 const kinematic = world.colliders[4];
 
