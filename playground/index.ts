@@ -5,14 +5,14 @@ import "@babylonjs/core/Physics/joinedPhysicsEngineComponent"; // without these 
 import "@babylonjs/core/Physics/v2/physicsEngineComponent";
 import { Scene } from "@babylonjs/core/scene";
 import HavokPhysics from "@babylonjs/havok";
-import type { Demo, DemoHandle } from "./demos/demo";
-import { cape } from "./demos/cape";
-import { flag } from "./demos/flag";
-import { hangingCloth } from "./demos/hangingCloth";
-import { inspectorShowcase } from "./demos/inspectorShowcase";
-import { jelly } from "./demos/jelly";
-import { stress } from "./demos/stress";
-import { twoWay } from "./demos/twoWay";
+import type { Demo, DemoHandle } from "./demos/demo.js";
+import { cape } from "./demos/cape.js";
+import { flag } from "./demos/flag.js";
+import { hangingCloth } from "./demos/hangingCloth.js";
+import { inspectorShowcase } from "./demos/inspectorShowcase.js";
+import { jelly } from "./demos/jelly.js";
+import { stress } from "./demos/stress.js";
+import { twoWay } from "./demos/twoWay.js";
 
 /** The page's state, exposed as `window.__playground` for the browser tests and the devtools console. */
 export interface Playground {

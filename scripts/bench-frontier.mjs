@@ -35,7 +35,7 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 import { createRequire } from "node:module";
 import { createClothGrid } from "../dist/meshing/index.js";
 import { SoftBody, XpbdWorld } from "../dist/core/index.js";
-import { clothGrid, createJoltCloth, DT, JOLT, joltSettingsText, loadJolt, maxStretch, median } from "./peerCloth.mjs";
+import { clothGrid, createJoltCloth, DT, joltSettingsText, loadJolt, maxStretch, median } from "./peerCloth.mjs";
 
 const require = createRequire(import.meta.url);
 const FAST = process.env.FRONTIER_FAST === "1";

@@ -19,7 +19,6 @@ const { Scene } = await import("@babylonjs/core/scene");
 const { TargetCamera } = await import("@babylonjs/core/Cameras/targetCamera");
 const { Quaternion, Vector3 } = await import("@babylonjs/core/Maths/math.vector");
 const { Logger } = await import("@babylonjs/core/Misc/logger");
-const { Observable } = await import("@babylonjs/core/Misc/observable");
 const { CreateBox } = await import("@babylonjs/core/Meshes/Builders/boxBuilder");
 const { CreateGround } = await import("@babylonjs/core/Meshes/Builders/groundBuilder");
 const { CreateSphere } = await import("@babylonjs/core/Meshes/Builders/sphereBuilder");

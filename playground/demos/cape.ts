@@ -16,8 +16,8 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
-import type { Demo, DemoHandle } from "./demo";
-import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage";
+import type { Demo, DemoHandle } from "./demo.js";
+import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 /** Frames per second of the key-frame animations. */
 const FPS = 60;

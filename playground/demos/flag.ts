@@ -8,8 +8,8 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
-import type { Demo, DemoHandle } from "./demo";
-import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage";
+import type { Demo, DemoHandle } from "./demo.js";
+import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 const POLE_HEIGHT = 4;
 const POLE_RADIUS = 0.05;
@@ -54,6 +54,8 @@ export const flag: Demo = {
         const params = { speed: 7, gust: 0.6, on: true };
         let time = 0;
         const wind = new Vector3();
+        // Assigned once, after the observer below that reads it is added (it must run before the plugin's own).
+        // eslint-disable-next-line prefer-const
         let xpbd: XpbdPlugin | undefined;
         // Before each physics step (added before the plugin's own observer, so it runs first), in simulated time.
         const physics = scene.getPhysicsEngine()!;

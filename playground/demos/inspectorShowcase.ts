@@ -6,8 +6,8 @@ import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
-import type { Demo, DemoHandle } from "./demo";
-import { clothMesh, colour, createStage, solverFigures } from "./stage";
+import type { Demo, DemoHandle } from "./demo.js";
+import { clothMesh, colour, createStage, solverFigures } from "./stage.js";
 
 const SEGMENTS = 16;
 const SIZE = 1.4;

@@ -8,8 +8,8 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
-import type { Demo, DemoHandle } from "./demo";
-import { colour, ControlPanel, createStage, solverFigures } from "./stage";
+import type { Demo, DemoHandle } from "./demo.js";
+import { colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 const SLOPE_ANGLE = (28 * Math.PI) / 180;
 

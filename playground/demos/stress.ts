@@ -9,8 +9,8 @@ import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
-import type { Demo, DemoHandle } from "./demo";
-import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage";
+import type { Demo, DemoHandle } from "./demo.js";
+import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 /** Quality tiers: substeps per Havok step (one iteration). */
 const TIERS = { "low (2)": 2, "medium (5)": 5, "high (10)": 10 } as const;

@@ -12,8 +12,8 @@ import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
-import type { Demo, DemoHandle } from "./demo";
-import { clothMesh, colour, ControlPanel, createStage, solverFigures, type Stage } from "./stage";
+import type { Demo, DemoHandle } from "./demo.js";
+import { clothMesh, colour, ControlPanel, createStage, solverFigures, type Stage } from "./stage.js";
 
 const BALL_X = -5.2;
 const WALL_X = -3.2;

@@ -33,13 +33,15 @@ export const CLOTH_IMPOSTOR_DEFAULTS = { shearStiffness: 0.9, bendStiffness: 0.5
  * Simulates `mesh` as cloth. The mesh is read in world space once (its transform is honoured); its vertex buffers
  * become updatable and are rewritten before each render.
  * @example
+ * ```ts
  * const cloth = new ClothImpostor(flag, { mass: 0.3, bendStiffness: 0.2, pins: [0, 16] }, xpbd);
+ * ```
  */
 export class ClothImpostor extends SoftImpostor {
     /**
-     * @param mesh an indexed triangle mesh (not disposed)
-     * @param options see {@link ClothImpostorOptions}
-     * @param plugin the scene's {@link XpbdPlugin}
+     * @param mesh - an indexed triangle mesh (not disposed)
+     * @param options - see {@link ClothImpostorOptions}
+     * @param plugin - the scene's {@link XpbdPlugin}
      * @throws Error for a disposed mesh, a mesh without indices, or an invalid option (RangeError)
      */
     public constructor(mesh: Mesh, options: ClothImpostorOptions, plugin: XpbdPlugin) {

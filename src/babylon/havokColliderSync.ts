@@ -84,9 +84,9 @@ export class HavokColliderSync {
     private readonly _filter = new Float64Array(2);
 
     /**
-     * @param _plugin the scene's Havok plugin
-     * @param _physicsEngine the scene's physics v2 engine (body list)
-     * @param _world the core world colliders are added to
+     * @param _plugin - the scene's Havok plugin
+     * @param _physicsEngine - the scene's physics v2 engine (body list)
+     * @param _world - the core world colliders are added to
      */
     public constructor(
         private readonly _plugin: HavokPlugin,

@@ -45,7 +45,7 @@ interface HavokBodyData {
     worldRegion?: { floatingOrigin: { x: number; y: number; z: number } };
 }
 
-/** The plugin internals this reader relies on (present in @babylonjs/core 9.35). */
+/** The plugin internals this reader relies on (present in `@babylonjs/core` 9.35). */
 interface HavokPluginInternals {
     _hknp: HavokNative;
     /** Every shape Babylon created, by Havok id: how a container's children get their Babylon `type` back. */

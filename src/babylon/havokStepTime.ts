@@ -1,11 +1,11 @@
 /**
  * The length of the Havok step that is about to run. Babylon's `onBeforePhysicsObservable` passes no time step, so
- * it is derived here from the same inputs Babylon and the Havok plugin use (verified against @babylonjs/core 9.35):
+ * it is derived here from the same inputs Babylon and the Havok plugin use (verified against `@babylonjs/core` 9.35):
  * - `HavokPlugin(false, …)`: Havok always advances by its fixed `getTimeStep()`.
  * - `HavokPlugin(true, …)` (the default): Havok advances by the delta handed to `PhysicsEngine._step`, which is the
  *   sub time step when `setSubTimeStep(ms)` is on, the engine's lockstep time step in deterministic lockstep, 16 ms
- *   with `useConstantAnimationDeltaTime`, otherwise the frame delta clamped to `[Scene.MinDeltaTime,
- *   Scene.MaxDeltaTime]`; `_step` then clamps it to at most 0.1 s and replaces a non-positive value by 1/60 s.
+ *   with `useConstantAnimationDeltaTime`, otherwise the frame delta clamped between
+ *   `Scene.MinDeltaTime` and `Scene.MaxDeltaTime`; `_step` then clamps it to at most 0.1 s and replaces a non-positive value by 1/60 s.
  */
 import { Scene } from "@babylonjs/core/scene";
 import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin";

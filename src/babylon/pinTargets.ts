@@ -38,9 +38,9 @@ export class PinDriver {
     private readonly _inverse = new Matrix();
 
     /**
-     * @param target the node or bone to follow
-     * @param particles particle indices (distinct)
-     * @param body the body the particles belong to (their current positions become the rest-local coordinates)
+     * @param target - the node or bone to follow
+     * @param particles - particle indices (distinct)
+     * @param body - the body the particles belong to (their current positions become the rest-local coordinates)
      */
     public constructor(
         public readonly target: PinTarget,

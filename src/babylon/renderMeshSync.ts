@@ -37,8 +37,8 @@ export class RenderMeshSync {
 
     /**
      * Makes the mesh's positions and normals updatable (and its geometry unique when it is shared).
-     * @param mesh the render mesh
-     * @param data its geometry as read when the impostor was built
+     * @param mesh - the render mesh
+     * @param data - its geometry as read when the impostor was built
      */
     public constructor(
         private readonly _mesh: Mesh,

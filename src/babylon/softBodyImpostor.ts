@@ -45,7 +45,9 @@ export const SOFT_BODY_IMPOSTOR_DEFAULTS = {
  * Simulates a closed mesh as a soft body. The mesh is read in world space once (its transform is honoured) and
  * tetrahedralised; its vertex buffers become updatable and are rewritten before each render.
  * @example
+ * ```ts
  * const jelly = new SoftBodyImpostor(box, { mass: 2, volumeStiffness: 1, stretchStiffness: 0.7, resolution: 5 }, xpbd);
+ * ```
  */
 export class SoftBodyImpostor extends SoftImpostor {
     /** Tet lattice resolution the body was built with. */
@@ -54,9 +56,9 @@ export class SoftBodyImpostor extends SoftImpostor {
     public readonly binding: TetBinding;
 
     /**
-     * @param mesh a closed, indexed triangle mesh (not disposed)
-     * @param options see {@link SoftBodyImpostorOptions}
-     * @param plugin the scene's {@link XpbdPlugin}
+     * @param mesh - a closed, indexed triangle mesh (not disposed)
+     * @param options - see {@link SoftBodyImpostorOptions}
+     * @param plugin - the scene's {@link XpbdPlugin}
      * @throws Error for a disposed mesh, a mesh without indices or not closed, or an invalid option (RangeError)
      */
     public constructor(mesh: Mesh, options: SoftBodyImpostorOptions, plugin: XpbdPlugin) {

@@ -206,14 +206,14 @@ export abstract class SoftImpostor {
     private readonly _tmp = new Float64Array(3);
 
     /**
-     * @param kind cloth or soft body
-     * @param mesh the render mesh
-     * @param body the core body (not yet in a world)
-     * @param vertexToParticle render vertex → particle
-     * @param plugin the plugin to join
-     * @param options validated shared options
-     * @param stiffness validated stiffness values
-     * @param _renderSync the render write-back
+     * @param kind - cloth or soft body
+     * @param mesh - the render mesh
+     * @param body - the core body (not yet in a world)
+     * @param vertexToParticle - render vertex → particle
+     * @param plugin - the plugin to join
+     * @param options - validated shared options
+     * @param stiffness - validated stiffness values
+     * @param _renderSync - the render write-back
      */
     protected constructor(
         /** `"cloth"` or `"softBody"`. */

@@ -41,8 +41,8 @@ export interface XpbdPluginOptions {
  * phases hold the last Havok step's figures (with `physicsEngine.setSubTimeStep` a frame may run several steps, or
  * none), {@link renderSyncMs} the last render-mesh write. One object per plugin, updated in place.
  *
- * The plugin's own cost, beside the solver's, is `pinTargetsMs + colliderSyncMs + impulsesMs + eventsMs +
- * renderSyncMs`.
+ * The plugin's own cost, beside the solver's, is the sum of `pinTargetsMs`, `colliderSyncMs`, `impulsesMs`,
+ * `eventsMs` and `renderSyncMs`.
  */
 export interface XpbdPluginTimings {
     /** Pin drivers: every `pinTo` target's world matrix read into its particles' end-of-step pin targets. */
@@ -132,8 +132,8 @@ export class XpbdPlugin {
     private _disposed = false;
 
     /**
-     * @param scene a scene with physics v2 enabled on a HavokPlugin (`scene.enablePhysics(gravity, havok)`)
-     * @param options see {@link XpbdPluginOptions}
+     * @param scene - a scene with physics v2 enabled on a HavokPlugin (`scene.enablePhysics(gravity, havok)`)
+     * @param options - see {@link XpbdPluginOptions}
      * @throws Error when physics is not enabled, is not physics v2 with Havok, or the scene already has a plugin
      */
     public constructor(

@@ -46,9 +46,9 @@ export const DEFAULT_LIFT_COEFFICIENT = 1;
  * Writes zeros when `airDensity·(C_D + C_L)` is 0 or the body's `windScale` is 0. Allocation-free; triangles are
  * visited in order, so the result is deterministic.
  *
- * @param body the body (its `triangles`, `positions`, `velocities`, `inverseMasses` and coefficients are read)
- * @param air wind velocity (m/s, world) in `air[0..2]` and the air density ρ (kg/m³) in `air[3]`
- * @param context the step (its length dt is read)
+ * @param body - the body (its `triangles`, `positions`, `velocities`, `inverseMasses` and coefficients are read)
+ * @param air - wind velocity (m/s, world) in `air[0..2]` and the air density ρ (kg/m³) in `air[3]`
+ * @param context - the step (its length dt is read)
  */
 export function computeAerodynamicForces(body: SoftBody, air: Float64Array, context: SubstepContext): void {
     const force = body.aerodynamicForces;

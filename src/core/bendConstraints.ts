@@ -26,9 +26,9 @@ export class BendConstraints implements ConstraintSet {
     public readonly symmetric = true;
 
     /**
-     * @param indices four indices per element
-     * @param positions rest positions
-     * @param compliance initial compliance
+     * @param indices - four indices per element
+     * @param positions - rest positions
+     * @param compliance - initial compliance
      */
     public constructor(indices: Int32Array, positions: Float64Array, compliance: number) {
         const count = indices.length >> 2;

@@ -88,8 +88,8 @@ export class Collider {
     public _impulseWeight = 0;
 
     /**
-     * @param shapes one or more shape descriptors in the collider frame
-     * @param options motion, mass properties, surface and filtering; see {@link ColliderOptions}
+     * @param shapes - one or more shape descriptors in the collider frame
+     * @param options - motion, mass properties, surface and filtering; see {@link ColliderOptions}
      */
     public constructor(shapes: readonly ColliderShapeDescriptor[], options: ColliderOptions = {}) {
         if (shapes.length === 0) {

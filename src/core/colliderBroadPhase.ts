@@ -25,8 +25,8 @@ export class ColliderBroadPhase {
     private readonly _box = new Float64Array(6);
 
     /**
-     * @param cellSize grid cell edge (m)
-     * @param gridCapacity grid entries (shape × cell) at most
+     * @param cellSize - grid cell edge (m)
+     * @param gridCapacity - grid entries (shape × cell) at most
      */
     public constructor(cellSize: number, gridCapacity: number) {
         this._grid = new ColliderGrid(cellSize);

@@ -38,8 +38,8 @@ export class ColliderGrid {
     private _slotCount = 0;
 
     /**
-     * @param cellSize grid cell edge (metres)
-     * @param tableBits log2 of the hash table size
+     * @param cellSize - grid cell edge (metres)
+     * @param tableBits - log2 of the hash table size
      */
     public constructor(cellSize: number, tableBits = 12) {
         this.cellSize = cellSize;

@@ -20,10 +20,10 @@ export class DistanceConstraints implements ConstraintSet {
     public readonly symmetric = false;
 
     /**
-     * @param indices particle index pairs
-     * @param positions rest positions, from which the rest lengths are measured
-     * @param compliance initial compliance
-     * @param name the kind's name, used in error messages
+     * @param indices - particle index pairs
+     * @param positions - rest positions, from which the rest lengths are measured
+     * @param compliance - initial compliance
+     * @param name - the kind's name, used in error messages
      */
     public constructor(indices: Int32Array, positions: Float64Array, compliance: number, name: string) {
         const count = indices.length >> 1;

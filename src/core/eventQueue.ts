@@ -30,7 +30,7 @@ export class EventQueue {
     /** Events that did not fit since the last {@link clear}. */
     public dropped = 0;
 
-    /** @param capacity how many events one step can hold */
+    /** @param capacity - how many events one step can hold */
     public constructor(capacity = 256) {
         this.types = new Int32Array(capacity);
         this.bodies = new Int32Array(capacity);

@@ -39,9 +39,9 @@ export class IsometricBendConstraints implements ConstraintSet {
     public readonly symmetric = true;
 
     /**
-     * @param indices four indices per element
-     * @param positions rest positions (flat around every hinge)
-     * @param compliance initial compliance
+     * @param indices - four indices per element
+     * @param positions - rest positions (flat around every hinge)
+     * @param compliance - initial compliance
      * @throws Error naming the element when a triangle is degenerate or a hinge is not flat at rest
      */
     public constructor(indices: Int32Array, positions: Float64Array, compliance: number) {

@@ -38,7 +38,7 @@ export class ParticleContacts {
     /** Normal of each candidate's last touch (world). */
     private readonly _normals: Float64Array;
 
-    /** @param capacity maximum number of candidates per step */
+    /** @param capacity - maximum number of candidates per step */
     public constructor(public readonly capacity: number) {
         this.particles = new Int32Array(capacity);
         this.slots = new Int32Array(capacity);
@@ -241,7 +241,7 @@ export class ParticleContacts {
 
     /**
      * Positional friction for one touching contact: removes the particle's tangential slip relative to the surface
-     * over the substep, entirely while it is within the static cone (|slip| < μs·depth), else by μk·depth. `normal`
+     * over the substep, entirely while it is within the static cone (slip under μs·depth), else by μk·depth. `normal`
      * holds the contact normal (overwritten with the slip direction), `point` the contact point, `state` the depth
      * and the particle's inverse mass.
      */

@@ -20,7 +20,7 @@ export class PinConstraints {
     public readonly kinematic: Int32Array;
     /** Number of weight-1 pins. */
     public kinematicCount = 0;
-    /** Particles with 0 < weight < 1, in increasing order; the first {@link softCount} entries are valid. */
+    /** Particles with a weight strictly between 0 and 1, in increasing order; the first {@link softCount} entries are valid. */
     public readonly soft: Int32Array;
     /** Number of soft pins. */
     public softCount = 0;
@@ -31,7 +31,7 @@ export class PinConstraints {
     /** Set when a weight changed: the lists (and the body's tethers and inverse masses) are rebuilt before the next step. */
     public dirty = false;
 
-    /** @param positions initial particle positions, which become the initial targets */
+    /** @param positions - initial particle positions, which become the initial targets */
     public constructor(positions: Float64Array) {
         const n = positions.length / 3;
         this.weights = new Float64Array(n);

@@ -198,8 +198,8 @@ export class SoftBody {
     public readonly aerodynamicForces: Float64Array;
 
     /**
-     * @param descriptor particles and constraint index lists (see {@link SoftBodyDescriptor})
-     * @param options compliances, damping, friction, sleep and filtering; see {@link SoftBodyOptions}
+     * @param descriptor - particles and constraint index lists (see {@link SoftBodyDescriptor})
+     * @param options - compliances, damping, friction, sleep and filtering; see {@link SoftBodyOptions}
      */
     public constructor(descriptor: SoftBodyDescriptor, options: SoftBodyOptions = {}) {
         const o = { ...SOFT_BODY_DEFAULTS, ...options };

@@ -27,7 +27,7 @@ export class StepStats {
     public volumeConstraints = 0;
     /** Long-range attachments. */
     public tethers = 0;
-    /** Pins with weight > 0. */
+    /** Pins of positive weight. */
     public pins = 0;
     /** Contact candidates found by the broad phase this step. */
     public contactCandidates = 0;

@@ -40,8 +40,8 @@ export class TetherConstraints {
     private readonly _heapIndex: Int32Array;
 
     /**
-     * @param particleCount number of particles
-     * @param edges particle index pairs along which "nearest pin" is measured
+     * @param particleCount - number of particles
+     * @param edges - particle index pairs along which "nearest pin" is measured
      */
     public constructor(particleCount: number, edges: Int32Array) {
         this.particles = new Int32Array(particleCount * TETHER_ANCHORS);

@@ -22,7 +22,10 @@ export class TriangleMeshShape {
     private readonly _stamp: Int32Array;
     private _query = 0;
 
-    /** @param positions xyz per vertex; @param indices 3 per triangle */
+    /**
+     * @param positions - xyz per vertex
+     * @param indices - 3 per triangle
+     */
     public constructor(positions: ArrayLike<number>, indices: ArrayLike<number>) {
         const vertexCount = positions.length / 3;
         if (indices.length === 0 || indices.length % 3 !== 0) {

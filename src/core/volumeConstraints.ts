@@ -20,9 +20,9 @@ export class VolumeConstraints implements ConstraintSet {
     public readonly symmetric = false;
 
     /**
-     * @param indices four indices per tet, positively oriented
-     * @param positions rest positions
-     * @param compliance initial compliance
+     * @param indices - four indices per tet, positively oriented
+     * @param positions - rest positions
+     * @param compliance - initial compliance
      */
     public constructor(indices: Int32Array, positions: Float64Array, compliance: number) {
         const count = indices.length >> 2;

@@ -96,7 +96,7 @@ export class XpbdWorld {
     private _gridOverflowReported = false;
     private readonly _contactOverflowReported = new WeakSet<SoftBody>();
 
-    /** @param options see {@link XpbdWorldOptions} */
+    /** @param options - see {@link XpbdWorldOptions} */
     public constructor(options: XpbdWorldOptions = {}) {
         const gravity = options.gravity ?? [0, -9.81, 0];
         if (!gravity.every(Number.isFinite)) {

@@ -10,8 +10,8 @@ const STRAIGHT_COSINE = Math.cos((25 * Math.PI) / 180);
 /**
  * Boundary adjacency of a triangle mesh in particle space: for each particle, the particles it shares a boundary
  * edge with (an edge used by exactly one triangle). Closed surfaces have none.
- * @param indices render triangles (render vertex indices)
- * @param vertexToParticle render vertex → particle
+ * @param indices - render triangles (render vertex indices)
+ * @param vertexToParticle - render vertex → particle
  */
 export function boundaryNeighbours(indices: ArrayLike<number>, vertexToParticle: Int32Array): Map<number, number[]> {
     const uses = new Map<string, number>();
@@ -39,10 +39,10 @@ export function boundaryNeighbours(indices: ArrayLike<number>, vertexToParticle:
 
 /**
  * The straight boundary row through the boundary particle nearest to `point`.
- * @param neighbours from {@link boundaryNeighbours}
- * @param positions current particle positions (to find the nearest boundary particle)
- * @param rest rest positions (to judge straightness)
- * @param point world point, e.g. where the user clicked
+ * @param neighbours - from {@link boundaryNeighbours}
+ * @param positions - current particle positions (to find the nearest boundary particle)
+ * @param rest - rest positions (to judge straightness)
+ * @param point - world point, e.g. where the user clicked
  * @returns the row's particles (empty when the mesh has no boundary)
  */
 export function edgeRowAt(

@@ -77,8 +77,8 @@ export interface XpbdInspectorHandle {
 /**
  * Opens the Babylon Inspector on `scene` with the soft-body panes (an Inspector already open on the scene is
  * replaced). Teaching moments are off unless the options say otherwise.
- * @param scene the scene (its XpbdPlugin may be created before or after)
- * @param options `ShowInspector` options; their `serviceDefinitions` are appended to ours
+ * @param scene - the scene (its XpbdPlugin may be created before or after)
+ * @param options - `ShowInspector` options; their `serviceDefinitions` are appended to ours
  */
 export function showXpbdInspector(scene: Scene, options: XpbdInspectorOptions = {}): XpbdInspectorHandle {
     const { serviceDefinitions = [], ...rest } = options;

@@ -39,9 +39,9 @@ export class PinPainter {
     private _disposed = false;
 
     /**
-     * @param impostor the impostor to paint
-     * @param settings brush settings (kept by reference)
-     * @param onPainted called after each dab or row that changed weights
+     * @param impostor - the impostor to paint
+     * @param settings - brush settings (kept by reference)
+     * @param onPainted - called after each dab or row that changed weights
      */
     public constructor(
         public readonly impostor: SoftImpostor,

@@ -28,8 +28,8 @@ type Sessions = XpbdSessionService & IService<typeof XpbdSessionServiceIdentity>
 export const SOFT_BODIES_PANE_KEY = "XpbdSoftBodies";
 
 /**
- * @param session the shared state
- * @param reveal brings this pane to the front (the Inspector switches to Properties whenever the selection changes)
+ * @param session - the shared state
+ * @param reveal - brings this pane to the front (the Inspector switches to Properties whenever the selection changes)
  */
 function SoftBodiesPaneContent({ session, reveal }: { session: XpbdInspectorSession; reveal: () => void }): ReactElement {
     useSessionVersion(session);

@@ -24,7 +24,7 @@ export class VertexColorOverlay {
     private readonly _originalHasVertexAlpha: boolean;
     private _disposed = false;
 
-    /** @param mesh the mesh to colour (its geometry must not be shared with meshes that should stay as they are) */
+    /** @param mesh - the mesh to colour (its geometry must not be shared with meshes that should stay as they are) */
     public constructor(public readonly mesh: Mesh) {
         const scene = mesh.getScene();
         this._originalMaterial = mesh.material;

@@ -1,17 +1,16 @@
 /**
  * Cloth topology of an indexed triangle mesh: welded particles and the stretch, shear and bend elements that
- * {@link SoftBodyDescriptor} consumes.
+ * `SoftBodyDescriptor` consumes.
  */
-import type { SoftBodyDescriptor } from "../core/softBodyDescriptor.js";
 import { buildMeshEdges } from "./meshEdges.js";
 import { validateTriangleMesh } from "./meshValidation.js";
 import { sortedTripleOrder, writeSortedTriple } from "./tripleOrder.js";
-import { DEFAULT_RELATIVE_WELD_TOLERANCE, weldVertices } from "./weldVertices.js";
+import { weldVertices } from "./weldVertices.js";
 
 /** Options of {@link buildClothTopology}. */
 export interface ClothTopologyOptions {
     /**
-     * Vertices closer than this (world units) become one particle. Default {@link DEFAULT_RELATIVE_WELD_TOLERANCE}
+     * Vertices closer than this (world units) become one particle. Default `DEFAULT_RELATIVE_WELD_TOLERANCE`
      * (1e-6) × the bounding-box diagonal: it merges UV / normal seams, never distinct vertices.
      */
     weldTolerance?: number;
@@ -43,7 +42,7 @@ export interface ClothTopologyReport {
 
 /**
  * Particles and constraint elements of a cloth, in particle indices. `positions`, `triangles`, `stretch`, `shear`
- * and `bend` plug straight into {@link SoftBodyDescriptor}.
+ * and `bend` plug straight into `SoftBodyDescriptor`.
  */
 export interface ClothTopology {
     /** Particle rest positions, xyz interleaved. */
@@ -65,7 +64,7 @@ export interface ClothTopology {
     /**
      * Bend elements `[a, b, c, d]`, one per interior edge shared by exactly two triangles: `c`–`d` is the hinge,
      * `(a, c, d)` is (a rotation of) the triangle that traverses the hinge from `c` to `d` and `(b, d, c)` the one
-     * that traverses it from `d` to `c`, so both keep the mesh winding (see {@link SoftBodyDescriptor.bend}).
+     * that traverses it from `d` to `c`, so both keep the mesh winding (see `SoftBodyDescriptor.bend`).
      */
     bend: Int32Array;
     /** Anomalies found while building. */

@@ -9,7 +9,7 @@ export interface MeshEdges {
     count: number;
     /** Edge end points, 2 per edge, smaller index first. */
     vertices: Int32Array;
-    /** Number of triangles using each edge (1 = boundary, 2 = interior manifold, > 2 = non-manifold). */
+    /** Number of triangles using each edge (1 = boundary, 2 = interior manifold, more than 2 = non-manifold). */
     triangleCount: Int32Array;
     /**
      * Per edge, the first two incident triangles as "corner slots" `3·triangle + k`: the triangle traverses the edge

@@ -52,7 +52,7 @@ export interface TetMeshStats {
     meshVolume: number;
     /**
      * Smallest tet quality `6√2 · V / ℓ³rms` (ℓrms: root mean square edge length): 1 for a regular tet, 0.93 for
-     * an untouched lattice tet, lower where snapping moved vertices. Always > 0.
+     * an untouched lattice tet, lower where snapping moved vertices. Always positive.
      */
     minQuality: number;
     /** Boundary vertices moved onto the surface (fully or part of the way). */
