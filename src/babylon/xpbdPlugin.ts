@@ -10,7 +10,7 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin";
 import type { PhysicsEngine } from "@babylonjs/core/Physics/v2/physicsEngine";
 import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody";
-import { XpbdWorld, type Collider, type StepStats } from "../core/index.js";
+import { positiveInteger, XpbdWorld, type Collider, type StepStats } from "../core/index.js";
 import { HavokColliderSync } from "./havokColliderSync.js";
 import { havokStepSeconds } from "./havokStepTime.js";
 import type { SoftImpostor } from "./softImpostor.js";
@@ -389,11 +389,4 @@ export class XpbdPlugin {
             this.timings.renderSyncs++;
         }
     }
-}
-
-function positiveInteger(value: number, name: string): number {
-    if (!Number.isInteger(value) || value < 1) {
-        throw new RangeError(`${name} must be a positive integer, got ${value}`);
-    }
-    return value;
 }

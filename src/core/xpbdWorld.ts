@@ -1,3 +1,4 @@
+import { positiveInteger } from "./argumentChecks.js";
 import { computeAerodynamicForces, DEFAULT_AIR_DENSITY } from "./aerodynamics.js";
 import { measureBody } from "./bodyMeasures.js";
 import { ColliderMotion, type Collider } from "./collider.js";
@@ -395,11 +396,4 @@ export class XpbdWorld {
         this.events.push(SoftBodyEventType.InvalidState, body.id, -1, 0);
         return false;
     }
-}
-
-function positiveInteger(value: number, name: string): number {
-    if (!Number.isInteger(value) || value < 1) {
-        throw new RangeError(`${name} must be a positive integer, got ${value}`);
-    }
-    return value;
 }
