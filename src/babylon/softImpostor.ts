@@ -8,14 +8,7 @@ import { Observable, type Observer } from "@babylonjs/core/Misc/observable";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import type { Node } from "@babylonjs/core/node";
-import {
-    complianceFromStiffness,
-    DEFAULT_DRAG_COEFFICIENT,
-    DEFAULT_LIFT_COEFFICIENT,
-    SoftBodyEventType,
-    type SoftBody,
-    type SoftBodyOptions,
-} from "../core/index.js";
+import { complianceFromStiffness, SOFT_BODY_DEFAULTS, SoftBodyEventType, type SoftBody, type SoftBodyOptions } from "../core/index.js";
 import type { RenderMeshSync } from "./renderMeshSync.js";
 import { PinDriver, type PinTarget } from "./pinTargets.js";
 import type { XpbdPlugin } from "./xpbdPlugin.js";
@@ -93,21 +86,24 @@ export interface SoftImpostorEvent {
 export type ResolvedSoftImpostorOptions = Required<Omit<SoftImpostorOptions, "staticFriction">> &
     Pick<SoftImpostorOptions, "staticFriction">;
 
-/** Defaults of {@link SoftImpostorOptions}. */
+/**
+ * Defaults of {@link SoftImpostorOptions}: the core's ({@link SOFT_BODY_DEFAULTS}), so that a value is defaulted in
+ * one place; `mass` is the Babylon layer's own, and stiffness 1 is the core's compliance 0.
+ */
 export const SOFT_IMPOSTOR_DEFAULTS: Readonly<ResolvedSoftImpostorOptions> = {
     mass: 1,
     stretchStiffness: 1,
-    damping: 1,
-    friction: 0.5,
-    thickness: 0.01,
-    allowSleep: true,
-    sleepVelocity: 0.02,
-    sleepTime: 0.5,
-    membership: 0xffffffff,
-    collideWith: 0xffffffff,
-    dragCoefficient: DEFAULT_DRAG_COEFFICIENT,
-    liftCoefficient: DEFAULT_LIFT_COEFFICIENT,
-    windScale: 1,
+    damping: SOFT_BODY_DEFAULTS.damping,
+    friction: SOFT_BODY_DEFAULTS.kineticFriction,
+    thickness: SOFT_BODY_DEFAULTS.thickness,
+    allowSleep: SOFT_BODY_DEFAULTS.allowSleep,
+    sleepVelocity: SOFT_BODY_DEFAULTS.sleepVelocity,
+    sleepTime: SOFT_BODY_DEFAULTS.sleepTime,
+    membership: SOFT_BODY_DEFAULTS.membership,
+    collideWith: SOFT_BODY_DEFAULTS.collideWith,
+    dragCoefficient: SOFT_BODY_DEFAULTS.dragCoefficient,
+    liftCoefficient: SOFT_BODY_DEFAULTS.liftCoefficient,
+    windScale: SOFT_BODY_DEFAULTS.windScale,
 };
 
 /** Stiffness values of the four constraint kinds (those a kind does not use are kept but act on nothing). */

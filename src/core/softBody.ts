@@ -35,9 +35,12 @@ export interface SoftBodyOptions {
      * keeps flying); for a body hanging from weight-1 pins it is the pins' motion. Default 1.
      */
     damping?: number;
-    /** Static friction coefficient against colliders (combined with the collider's by geometric mean). Default 0.6. */
+    /**
+     * Static friction coefficient against colliders (combined with the collider's by geometric mean). Default 0.5, the
+     * friction of Babylon's and Havok's default material.
+     */
     staticFriction?: number;
-    /** Kinetic friction coefficient. Default 0.4. */
+    /** Kinetic friction coefficient. Default 0.5. */
     kineticFriction?: number;
     /** Restitution against colliders (the larger of the two is used). Default 0. */
     restitution?: number;
@@ -53,7 +56,7 @@ export interface SoftBodyOptions {
     sleepTime?: number;
     /** Contact candidates per particle (capacity). Default 4. */
     maxContactsPerParticle?: number;
-    /** Collision groups the body belongs to (bit mask). Default 1. */
+    /** Collision groups the body belongs to (bit mask). Default all, as Havok's shapes. */
     membership?: number;
     /** Collision groups the body collides with (bit mask). Default all. */
     collideWith?: number;
@@ -81,8 +84,8 @@ export const SOFT_BODY_DEFAULTS: Readonly<Required<SoftBodyOptions>> = {
     bendModel: "auto",
     volumeCompliance: 0,
     damping: 1,
-    staticFriction: 0.6,
-    kineticFriction: 0.4,
+    staticFriction: 0.5,
+    kineticFriction: 0.5,
     restitution: 0,
     thickness: 0.01,
     tethers: true,
@@ -90,7 +93,7 @@ export const SOFT_BODY_DEFAULTS: Readonly<Required<SoftBodyOptions>> = {
     sleepVelocity: 0.02,
     sleepTime: 0.5,
     maxContactsPerParticle: 4,
-    membership: 1,
+    membership: 0xffffffff,
     collideWith: 0xffffffff,
     overStretchRatio: 1.5,
     dragCoefficient: DEFAULT_DRAG_COEFFICIENT,
