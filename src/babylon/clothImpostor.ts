@@ -74,6 +74,11 @@ export class ClothImpostor extends SoftImpostor {
         super("cloth", mesh, body, topology.renderToParticle, plugin, o, stiffness, new RenderMeshSync(mesh, data));
     }
 
+    /** Returns "ClothImpostor". */
+    public getClassName(): string {
+        return "ClothImpostor";
+    }
+
     protected _writeRenderPositions(out: Float64Array): void {
         applyWeldBinding(this.vertexToParticle, this.body.positions, out);
     }

@@ -92,6 +92,11 @@ export class SoftBodyImpostor extends SoftImpostor {
         this.binding = binding;
     }
 
+    /** Returns "SoftBodyImpostor". */
+    public getClassName(): string {
+        return "SoftBodyImpostor";
+    }
+
     protected _writeRenderPositions(out: Float64Array): void {
         applyTetBinding(this.binding, this.body.positions, out);
     }

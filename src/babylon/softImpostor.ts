@@ -517,14 +517,27 @@ export abstract class SoftImpostor {
         }
     }
 
-    /** Mass-weighted centre of the particles (world). */
-    public getCenterOfMass(result = new Vector3()): Vector3 {
+    /** The class name, as Babylon objects report it ("ClothImpostor" or "SoftBodyImpostor"). */
+    public abstract getClassName(): string;
+
+    /** Mass-weighted centre of the particles (world), as a new vector. */
+    public getCenterOfMass(): Vector3 {
+        return this.getCenterOfMassToRef(new Vector3());
+    }
+
+    /** Writes the mass-weighted centre of the particles (world) into `result` and returns it. */
+    public getCenterOfMassToRef(result: Vector3): Vector3 {
         this.body.getCenterOfMass(this._tmp);
         return result.set(this._tmp[0], this._tmp[1], this._tmp[2]);
     }
 
-    /** Mass-weighted mean velocity (momentum / mass, world, m/s). */
-    public getLinearVelocity(result = new Vector3()): Vector3 {
+    /** Mass-weighted mean velocity (momentum / mass, world, m/s), as a new vector. */
+    public getLinearVelocity(): Vector3 {
+        return this.getLinearVelocityToRef(new Vector3());
+    }
+
+    /** Writes the mass-weighted mean velocity (world, m/s) into `result` and returns it. */
+    public getLinearVelocityToRef(result: Vector3): Vector3 {
         this.body.getLinearVelocity(this._tmp);
         return result.set(this._tmp[0], this._tmp[1], this._tmp[2]);
     }

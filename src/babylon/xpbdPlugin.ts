@@ -263,6 +263,11 @@ export class XpbdPlugin {
         return this._colliders.getCollider(body);
     }
 
+    /** Returns "XpbdPlugin". */
+    public getClassName(): string {
+        return "XpbdPlugin";
+    }
+
     /** Disposes every impostor, removes every observer the plugin added and the colliders. Idempotent. */
     public dispose(): void {
         if (this._disposed) {

@@ -10,6 +10,8 @@ import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { createBody, createHavokScene, type HavokScene, type ShapeSpec } from "../support/havokScene";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { ClothImpostor } from "../../src/babylon/clothImpostor";
+import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor";
+import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
 
 const THICKNESS = 0.01;
 
@@ -147,5 +149,30 @@ describe("ClothImpostor on real Havok", () => {
         expect(xpbd.getImpostorForMesh(mesh)).toBe(cloth);
         expect(xpbd.impostors).toEqual([cloth]);
         expect(cloth.getCenterOfMass()).toBeInstanceOf(Vector3);
+    });
+});
+
+describe("Babylon conventions", () => {
+    it("getClassName names each class, and the ToRef getters write into the vector they are given", async () => {
+        const h = await createHavokScene();
+        const xpbd = new XpbdPlugin(h.scene);
+        const mesh = CreateGround("cloth", { width: 1, height: 1, subdivisions: 4 }, h.scene);
+        mesh.position.y = 2;
+        const cloth = new ClothImpostor(mesh, { mass: 0.5 }, xpbd);
+        const jelly = new SoftBodyImpostor(CreateBox("jelly", { size: 0.4 }, h.scene), { mass: 1, resolution: 3 }, xpbd);
+        expect([xpbd.getClassName(), cloth.getClassName(), jelly.getClassName()]).toEqual([
+            "XpbdPlugin",
+            "ClothImpostor",
+            "SoftBodyImpostor",
+        ]);
+        h.step(10);
+        const ref = new Vector3();
+        expect(cloth.getCenterOfMassToRef(ref)).toBe(ref);
+        expect(ref.y).toBeCloseTo(cloth.getCenterOfMass().y, 12);
+        expect(ref.y).toBeLessThan(2); // it fell
+        expect(cloth.getLinearVelocityToRef(ref)).toBe(ref);
+        expect(ref.y).toBeCloseTo(cloth.getLinearVelocity().y, 12);
+        expect(ref.y).toBeLessThan(-0.5); // about g·t = 1.6 m/s down after 10 steps, less air drag
+        h.dispose();
     });
 });
