@@ -38,7 +38,10 @@ export interface ColliderOptions {
  * A rigid body as the soft-body solver sees it: one or more shapes in a local frame, a pose, velocities and (when
  * dynamic) mass properties. The host (e.g. the Havok bridge) sets the pose and velocities before each step and
  * reads the impulse accumulator after it; standing alone, the collider keeps the pose and velocity it ends the step
- * with (no gravity: forces on rigid bodies are the host's business).
+ * with. Inside the step a dynamic collider accelerates by {@link Collider.acceleration}, which the host sets to what
+ * the rest of its world does to the body (gravity, and the push of bodies resting on it): a body resting on a cloth
+ * then presses on it in every substep, and the contacts hand back exactly the impulse that holds it. The accumulator
+ * holds the contact impulses only; the host adds its own forces itself.
  */
 export class Collider {
     /** Compiled shapes in the collider frame. */
@@ -69,6 +72,19 @@ export class Collider {
     public readonly linearVelocity = new Float64Array(3);
     /** Angular velocity (rad/s, world). */
     public readonly angularVelocity = new Float64Array(3);
+    /**
+     * Linear acceleration (m/s², world) of a dynamic collider inside the step, from everything but the soft bodies:
+     * gravity and the host's other forces. Default zero. Not part of {@link impulse}.
+     */
+    public readonly acceleration = new Float64Array(3);
+    /**
+     * Mass (kg) of a load the collider carries along {@link loadAxis} (crates stacked on a crate): it moves with the
+     * collider along that axis, not across it, so a push along the axis meets `mass + loadMass` and one across it
+     * meets `mass`. Default 0. A host that knows what rests on its bodies sets it (the Havok bridge measures it).
+     */
+    public loadMass = 0;
+    /** Unit axis along which {@link loadMass} is carried (world; against gravity). Default `[0, 1, 0]`. */
+    public readonly loadAxis = new Float64Array([0, 1, 0]);
     /** Total linear impulse the soft bodies put on this collider during the last step (N·s). */
     public readonly impulse = new Float64Array(3);
     /** Total angular impulse about the centre of mass during the last step (N·m·s). */
@@ -168,6 +184,19 @@ export class Collider {
     }
 
     /**
+     * Adds one substep of {@link acceleration} to a dynamic collider's velocity (before the held contacts are solved
+     * and before {@link _integrate}).
+     * @internal solver use
+     */
+    public _accelerate(context: SubstepContext): void {
+        const h = context.h;
+        const v = this.linearVelocity;
+        v[0] += this.acceleration[0] * h;
+        v[1] += this.acceleration[1] * h;
+        v[2] += this.acceleration[2] * h;
+    }
+
+    /**
      * Advances a moving collider by one substep with its velocities (rotation about the centre of mass).
      * @internal solver use
      */
@@ -219,8 +248,13 @@ export class Collider {
         const cy = rz * nx - rx * nz;
         const cz = rx * ny - ry * nx;
         const i = this._invInertia;
+        const a = this.loadAxis;
+        const along = nx * a[0] + ny * a[1] + nz * a[2];
+        // Along the load axis the carried load yields with the body: 1/M less (1/M − 1/(M + load)) along².
+        const loadShare = this.loadMass > 0 ? 1 / this.mass - 1 / (this.mass + this.loadMass) : 0;
         out[0] =
-            1 / this.mass +
+            1 / this.mass -
+            along * along * loadShare +
             cx * (i[0] * cx + i[1] * cy + i[2] * cz) +
             cy * (i[3] * cx + i[4] * cy + i[5] * cz) +
             cz * (i[6] * cx + i[7] * cy + i[8] * cz);
@@ -247,8 +281,12 @@ export class Collider {
         this.angularVelocity[1] += i[3] * tx + i[4] * ty + i[5] * tz;
         this.angularVelocity[2] += i[6] * tx + i[7] * ty + i[8] * tz;
         const invMass = 1 / this.mass;
+        const a = this.loadAxis;
+        // Along the load axis the carried load shares the push: Δv = j/M − (j·a)·a·(1/M − 1/(M + load)).
+        const loadShare = this.loadMass > 0 ? invMass - 1 / (this.mass + this.loadMass) : 0;
+        const along = (jx * a[0] + jy * a[1] + jz * a[2]) * loadShare;
         for (let axis = 0; axis < 3; axis++) {
-            const dv = j[axis] * invMass;
+            const dv = j[axis] * invMass - along * a[axis];
             this.linearVelocity[axis] += dv;
             this._com[axis] += dv * h;
             this.position[axis] += dv * h;

@@ -144,8 +144,10 @@ export class ColliderBroadPhase {
                 const wy = collider.position[1] + m[3] * cx + m[4] * cy + m[5] * cz - collider._com[1];
                 const wz = collider.position[2] + m[6] * cx + m[7] * cy + m[8] * cz - collider._com[2];
                 const reach = Math.sqrt(wx * wx + wy * wy + wz * wz) + Math.sqrt(hx * hx + hy * hy + hz * hz);
+                const a = collider.acceleration;
                 sweep =
-                    (Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + Math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) * reach) * dt;
+                    (Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + Math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) * reach) * dt +
+                    (collider.motion === ColliderMotion.Dynamic ? Math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) * dt * dt : 0);
             }
             for (let axis = 0; axis < 3; axis++) {
                 const r = axis * 3;
@@ -186,8 +188,13 @@ export class ColliderBroadPhase {
             }
             const v = collider.linearVelocity;
             const w = collider.angularVelocity;
+            const a = collider.acceleration;
+            // A dynamic body that accelerates (a crate under gravity) presses on whatever holds it: it counts as moving.
+            const pressing = collider.motion === ColliderMotion.Dynamic && (a[0] !== 0 || a[1] !== 0 || a[2] !== 0);
             const moving =
-                v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > body.sleepVelocity ** 2 || w[0] * w[0] + w[1] * w[1] + w[2] * w[2] > 1e-6;
+                pressing ||
+                v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > body.sleepVelocity ** 2 ||
+                w[0] * w[0] + w[1] * w[1] + w[2] * w[2] > 1e-6;
             const o = s * 6;
             if (
                 moving &&

@@ -158,6 +158,15 @@ export class SoftBody {
     public readonly contactResidual: Float32Array;
     /** This body's figures for the last step. */
     public readonly stats = new StepStats();
+    /**
+     * Force (N, world) the pins exerted on the body, averaged over the last step: through the edges and tethers of
+     * weight-1 pins, the attachments of soft pins, and the loads of bodies resting on held particles. A cloth hanging
+     * at rest with a crate on it has `−(cloth + crate mass) × gravity` here. Measured by momentum balance (see
+     * `pinForce.ts`).
+     */
+    public readonly pinForce = new Float64Array(3);
+    /** Momentum of the free particles at the start of the step (N·s). @internal */
+    public readonly _startMomentum = new Float64Array(3);
 
     /** Deformation damping rate (1/s). */
     public damping: number;

@@ -1,5 +1,8 @@
 /** Anchors (weight-1 pins) per tethered particle at most; see {@link TetherConstraints}. */
-export const TETHER_ANCHORS = 2;
+export const TETHER_ANCHORS = 4;
+
+/** Cosine of the smallest angle between a spread anchor's direction and those of the anchors already chosen (60°). */
+const SPREAD_COSINE = 0.5;
 
 /**
  * Long-range attachments (tethers): every free particle may be at most its rest distance away from its anchors,
@@ -12,6 +15,10 @@ export const TETHER_ANCHORS = 2;
  * pin; two pins far apart (a cloth hung by two corners, a hammock) then pull the regions they anchor apart where the
  * regions meet, and that seam stretches. The second anchor closes the seam: in a cloth hung by two corners at
  * 10 substeps the largest edge ratio falls from ×1.015 to ×1.0002, at the price of one more tether per particle.
+ * Up to two more "spread" anchors follow where the piece has pins in other directions (each at least 60° away, seen
+ * from the particle at rest, from the anchors chosen before it). Anchors that surround a particle hold it in every
+ * direction once they are taut, which is what lets a light cloth carry a heavy body: see
+ * {@link TetherConstraints.heldFraction}. A cloth hung by two corners has no spread anchors and pays nothing for them.
  *
  * The tether length is the straight rest distance to the anchor (exact for flat and convex regions; for a strongly
  * curved rest shape it is shorter than the geodesic, so {@link TetherConstraints.slack} lets it be relaxed).
@@ -29,6 +36,8 @@ export class TetherConstraints {
     public enabled = true;
     /** Multiplies every tether length (1 = the rest distance). */
     public slack = 1;
+    /** Slot of each particle's tether of each rank (`particle * TETHER_ANCHORS + rank`), or −1. */
+    public readonly slotOf: Int32Array;
 
     /** Connected piece of mesh of each particle (the smallest particle index in it). */
     private readonly _piece: Int32Array;
@@ -47,6 +56,7 @@ export class TetherConstraints {
         this.particles = new Int32Array(particleCount * TETHER_ANCHORS);
         this.anchors = new Int32Array(particleCount * TETHER_ANCHORS);
         this.lengths = new Float64Array(particleCount * TETHER_ANCHORS);
+        this.slotOf = new Int32Array(particleCount * TETHER_ANCHORS);
         // Compressed adjacency lists (both directions of each edge).
         const degree = new Int32Array(particleCount + 1);
         for (let e = 0; e < edges.length; e++) {
@@ -111,40 +121,117 @@ export class TetherConstraints {
                 }
             }
         }
-        // Nearest anchors first, then the second ones (the order that converges fastest: in a 32×32 cloth hung by
-        // two corners, one substep leaves ×1.05 edge stretch this way round and ×1.22 the other). Within each group
-        // consecutive tethers move different particles (see `constraintColouring.ts`).
+        // Nearest anchors first, then the second ones, then the spread ones (the order that converges fastest: in a
+        // 32×32 cloth hung by two corners, one substep leaves ×1.05 edge stretch this way round and ×1.22 the other).
+        // Within each group consecutive tethers move different particles (see `constraintColouring.ts`).
+        this.slotOf.fill(-1);
         let count = 0;
         for (let i = 0; i < n; i++) {
             if (source[i] >= 0 && source[i] !== i && invMass[i] !== 0) {
-                count = this._add(count, i, source[i], restPositions);
+                count = this._add(count, i, 0, source[i], restPositions);
             }
         }
-        const piece = this._piece;
-        for (let i = 0; i < n; i++) {
-            const anchor = source[i];
-            if (anchor < 0 || anchor === i || invMass[i] === 0) {
-                continue;
-            }
-            // The straight-line nearest other pin of the same piece.
-            let second = -1;
-            let best = Infinity;
-            for (let k = 0; k < pinnedCount; k++) {
-                const p = pinned[k];
-                if (p === anchor || piece[p] !== piece[i]) {
+        for (let rank = 1; rank < TETHER_ANCHORS; rank++) {
+            for (let i = 0; i < n; i++) {
+                if (this.slotOf[i * TETHER_ANCHORS + rank - 1] < 0) {
                     continue;
                 }
-                const d2 = squaredDistance(restPositions, i, p);
-                if (d2 < best) {
-                    best = d2;
-                    second = p;
+                const anchor = this._nextAnchor(i, rank, restPositions, pinned, pinnedCount);
+                if (anchor >= 0) {
+                    count = this._add(count, i, rank, anchor, restPositions);
                 }
-            }
-            if (second >= 0) {
-                count = this._add(count, i, second, restPositions);
             }
         }
         this.count = count;
+    }
+
+    /**
+     * The fraction of a push along the unit vector `direction[0..2]` on `particle` that its taut tethers carry to
+     * the pins, in [0, 1]: the squared length of the push's component in the span of the taut tethers it would
+     * lengthen (a tether is taut within `scratch[12]` metres of its limit). 1 means the particle is held in that
+     * direction, as firmly as the pins themselves; 0 means it is free. The result replaces `scratch[12]`, and
+     * `scratch[0..11]` hold the basis: numbers passed or returned directly would be boxed whenever the JIT does not
+     * inline the call.
+     */
+    public heldFraction(x: Float64Array, particle: number, direction: Float64Array, scratch: Float64Array): void {
+        const tolerance = scratch[12];
+        const i = particle * 3;
+        const dx = direction[0];
+        const dy = direction[1];
+        const dz = direction[2];
+        let basisCount = 0;
+        let held = 0;
+        for (let rank = 0; rank < TETHER_ANCHORS; rank++) {
+            const slot = this.slotOf[particle * TETHER_ANCHORS + rank];
+            if (slot < 0) {
+                break;
+            }
+            const a = this.anchors[slot] * 3;
+            let ux = x[i] - x[a];
+            let uy = x[i + 1] - x[a + 1];
+            let uz = x[i + 2] - x[a + 2];
+            const distance = Math.sqrt(ux * ux + uy * uy + uz * uz);
+            if (distance < this.lengths[slot] * this.slack - tolerance || ux * dx + uy * dy + uz * dz <= 0) {
+                continue;
+            }
+            // Gram–Schmidt against the taut directions found so far; a nearly dependent one adds nothing.
+            for (let b = 0; b < basisCount; b++) {
+                const o = b * 3;
+                const along = ux * scratch[o] + uy * scratch[o + 1] + uz * scratch[o + 2];
+                ux -= along * scratch[o];
+                uy -= along * scratch[o + 1];
+                uz -= along * scratch[o + 2];
+            }
+            const length = Math.sqrt(ux * ux + uy * uy + uz * uz);
+            if (length < MIN_INDEPENDENT * distance) {
+                continue;
+            }
+            const o = basisCount * 3;
+            scratch[o] = ux / length;
+            scratch[o + 1] = uy / length;
+            scratch[o + 2] = uz / length;
+            const along = scratch[o] * dx + scratch[o + 1] * dy + scratch[o + 2] * dz;
+            held += along * along;
+            basisCount++;
+        }
+        scratch[12] = held > 1 ? 1 : held;
+    }
+
+    /**
+     * The anchor of rank `rank` ≥ 1 for particle `i`: for rank 1 the straight-line nearest pin of its piece other
+     * than its first anchor; for higher ranks the nearest pin whose direction from the particle is at least 60° away
+     * from those of the anchors it has. −1 when there is none.
+     */
+    private _nextAnchor(i: number, rank: number, restPositions: Float64Array, pinned: Int32Array, pinnedCount: number): number {
+        const piece = this._piece;
+        const base = i * TETHER_ANCHORS;
+        let best = -1;
+        let bestDistance = Infinity;
+        for (let k = 0; k < pinnedCount; k++) {
+            const p = pinned[k];
+            if (piece[p] !== piece[i]) {
+                continue;
+            }
+            const d2 = squaredDistance(restPositions, i, p);
+            if (d2 >= bestDistance || d2 === 0) {
+                continue;
+            }
+            let allowed = true;
+            for (let r = 0; r < rank && allowed; r++) {
+                const q = this.anchors[this.slotOf[base + r]];
+                if (q === p) {
+                    allowed = false;
+                } else if (rank > 1) {
+                    const cosine = directionCosine(restPositions, i, p, q);
+                    allowed = cosine < SPREAD_COSINE;
+                }
+            }
+            if (allowed) {
+                best = p;
+                bestDistance = d2;
+            }
+        }
+        return best;
     }
 
     /** Pulls every particle that is farther from an anchor than its tether allows back onto the tether's sphere. */
@@ -172,8 +259,9 @@ export class TetherConstraints {
         }
     }
 
-    /** Writes the tether of `particle` to `anchor` into slot `slot`; returns the next free slot. */
-    private _add(slot: number, particle: number, anchor: number, restPositions: Float64Array): number {
+    /** Writes the tether of `particle` to `anchor` (its anchor of rank `rank`) into slot `slot`; returns the next free slot. */
+    private _add(slot: number, particle: number, rank: number, anchor: number, restPositions: Float64Array): number {
+        this.slotOf[particle * TETHER_ANCHORS + rank] = slot;
         this.particles[slot] = particle;
         this.anchors[slot] = anchor;
         this.lengths[slot] = Math.sqrt(squaredDistance(restPositions, particle, anchor));
@@ -242,6 +330,20 @@ export class TetherConstraints {
         heap[index] = v;
         this._heapIndex[v] = index;
     }
+}
+
+/** Below this fraction of its length, a taut tether's direction adds no new held direction (about 1°). */
+const MIN_INDEPENDENT = 0.02;
+
+/** Cosine of the angle at particle `i` between the directions to particles `a` and `b`. */
+function directionCosine(x: Float64Array, i: number, a: number, b: number): number {
+    const ax = x[3 * a] - x[3 * i];
+    const ay = x[3 * a + 1] - x[3 * i + 1];
+    const az = x[3 * a + 2] - x[3 * i + 2];
+    const bx = x[3 * b] - x[3 * i];
+    const by = x[3 * b + 1] - x[3 * i + 1];
+    const bz = x[3 * b + 2] - x[3 * i + 2];
+    return (ax * bx + ay * by + az * bz) / Math.sqrt((ax * ax + ay * ay + az * az) * (bx * bx + by * by + bz * bz));
 }
 
 function squaredDistance(x: Float64Array, a: number, b: number): number {

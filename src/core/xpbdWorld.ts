@@ -5,6 +5,7 @@ import { ColliderMotion, type Collider } from "./collider.js";
 import { ColliderBroadPhase } from "./colliderBroadPhase.js";
 import { dampDeformation } from "./deformationDamping.js";
 import { EventQueue, SoftBodyEventType } from "./eventQueue.js";
+import { measurePinForce, recordStartMomentum } from "./pinForce.js";
 import type { SoftBody } from "./softBody.js";
 import { StepStats } from "./stepStats.js";
 import { SubstepContext } from "./substepContext.js";
@@ -196,6 +197,19 @@ export class XpbdWorld {
             context.t = (s + 1) / substeps;
             for (let c = 0; c < this.colliders.length; c++) {
                 const collider = this.colliders[c];
+                if (collider.motion === ColliderMotion.Dynamic) {
+                    collider._accelerate(context);
+                }
+            }
+            // Bodies resting on held particles are stopped before they move (see `ParticleContacts.solveHeld`).
+            for (let b = 0; b < this.bodies.length; b++) {
+                const body = this.bodies[b];
+                if (!body.sleeping && body.tethers.enabled) {
+                    body.contacts.solveHeld(body, broadPhase.slotColliders, broadPhase.slotShapes, context);
+                }
+            }
+            for (let c = 0; c < this.colliders.length; c++) {
+                const collider = this.colliders[c];
                 if (collider.motion !== ColliderMotion.Static) {
                     collider._integrate(context);
                 }
@@ -233,6 +247,8 @@ export class XpbdWorld {
             this.events.push(SoftBodyEventType.Wake, body.id, -1, 0);
         }
         body._wakeRequested = false;
+        body.contacts.impulse.fill(0);
+        recordStartMomentum(body);
         if (body.sleeping) {
             return;
         }
@@ -330,6 +346,7 @@ export class XpbdWorld {
         body.pins.endStep();
         const stats = body.stats;
         if (body.sleeping) {
+            measurePinForce(body, this.gravity, context);
             stats.sleepingBodies = 1;
             stats.kineticEnergy = 0;
             stats.contacts = 0;
@@ -340,7 +357,11 @@ export class XpbdWorld {
         if (body.damping > 0) {
             dampDeformation(body, context);
         }
-        this._containInvalid(body);
+        if (this._containInvalid(body)) {
+            measurePinForce(body, this.gravity, context);
+        } else {
+            body.pinForce.fill(0);
+        }
         const v = body.velocities;
         let maxSpeed2 = 0;
         for (let p = 0; p < body.particleCount; p++) {

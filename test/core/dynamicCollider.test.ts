@@ -38,7 +38,7 @@ describe("two-way coupling with a dynamic collider", () => {
         const world = new XpbdWorld();
         const { body } = clothBody(8, { plane: "xz", origin: [0, 0.6, 0], mass: 0.1, allowSleep: false });
         world.addBody(body);
-        // The box gets no gravity in the core (that is the host's business), so everything it gains is the cloth's.
+        // The box has no acceleration of its own (the host sets one when it wants gravity), so all it gains is the cloth's.
         const box = new Collider([{ kind: "box", center: [0, 0, 0], halfExtents: [1, 0.5, 1] }], {
             motion: ColliderMotion.Dynamic,
             mass: 1000,
