@@ -39,6 +39,21 @@ interface ColliderEntry {
     seen: number;
     /** World centre of mass at the start of the step (where Havok applies impulses). */
     com: Float64Array;
+    /** Whether the body was dynamic in the last step, so that {@link supportImpulse} and {@link startSpeed} hold. */
+    lastStepValid: boolean;
+    /** Impulse (N·s) the soft bodies gave the body against gravity in the last step (along −ĝ). */
+    supportImpulse: number;
+    /** The body's velocity along gravity (m/s) at the start of the last step. */
+    startSpeed: number;
+    /**
+     * How much heavier than itself the body behaves along gravity when it is held up (1 alone; about 3 under two more
+     * boxes of its mass): the collider carries `(massScale − 1)·mass` as its load. See `_learnSupportedMass`.
+     */
+    massScale: number;
+    /** The body's own gravity factor, while {@link gravityFactorChanged}. */
+    gravityFactor: number;
+    /** Whether the gravity factor carries a support for the current Havok step (see `applyImpulses`). */
+    gravityFactorChanged: boolean;
     /** Mass in kg, as Havok reported it when last read. */
     mass: number;
     /** Principal moments in kg·m², read with {@link mass}. */
@@ -130,32 +145,65 @@ export class HavokColliderSync {
     }
 
     /**
-     * Hands each dynamic collider's accumulated impulse to its Havok body. Linear impulse `J` goes through
-     * `applyImpulse(J, P)` at the contact centroid `P`, which also adds the angular impulse `(P − c) × J` about the
-     * body's centre of mass `c`; `applyAngularImpulse` adds the remainder `L − (P − c) × J`, so Havok receives
-     * exactly the core's linear impulse `J` and angular impulse `L` (about the centre of mass).
+     * Hands each dynamic collider's accumulated impulse to its Havok body: linear impulse `J` and angular impulse `L`
+     * about the centre of mass, exactly. The part of `J` along gravity goes in through the body's gravity factor for
+     * the length of Havok's step (restored by {@link afterHavokStep}); the rest through `applyImpulse` at the centre
+     * of mass, and `L` through `applyAngularImpulse`. Why: Havok integrates gravity in several internal substeps, so
+     * an impulse at the start of its step that cancels one step of gravity still leaves the body rising at first and
+     * falling later (about 1 mm per step at 60 Hz, reported as a speed of 6 cm/s). A support carried as a change of
+     * gravity acts in every internal substep, like Havok's own contacts: a crate held by a cloth, and a stack on it,
+     * end the step at rest.
      */
-    public applyImpulses(): void {
+    public applyImpulses(dt: number): void {
+        const g = this._world.gravity;
+        const gravity = Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
         for (let e = 0; e < this._entries.length; e++) {
-            const { collider, body, com } = this._entries[e];
-            if (collider.motion !== ColliderMotion.Dynamic) {
+            const entry = this._entries[e];
+            const { collider, body, com } = entry;
+            entry.lastStepValid = collider.motion === ColliderMotion.Dynamic;
+            entry.supportImpulse = 0;
+            if (!entry.lastStepValid) {
                 continue;
             }
             const j = collider.impulse;
             if (j[0] === 0 && j[1] === 0 && j[2] === 0) {
                 continue;
             }
-            const p = collider.impulsePoint;
+            let jx = j[0];
+            let jy = j[1];
+            let jz = j[2];
+            if (gravity > 0) {
+                // Along the unit vector of gravity: J·ĝ; Havok adds m·g·factor·dt, so the factor grows by J·ĝ/(m·|g|·dt).
+                const along = (jx * g[0] + jy * g[1] + jz * g[2]) / gravity;
+                entry.supportImpulse = -along;
+                const factor = body.getGravityFactor();
+                entry.gravityFactor = factor;
+                entry.gravityFactorChanged = true;
+                body.setGravityFactor(factor + along / (entry.mass * gravity * dt));
+                jx -= (along * g[0]) / gravity;
+                jy -= (along * g[1]) / gravity;
+                jz -= (along * g[2]) / gravity;
+            }
+            this._point.set(com[0], com[1], com[2]);
+            if (jx !== 0 || jy !== 0 || jz !== 0) {
+                this._impulse.set(jx, jy, jz);
+                body.applyImpulse(this._impulse, this._point);
+            }
             const l = collider.angularImpulse;
-            this._impulse.set(j[0], j[1], j[2]);
-            this._point.set(p[0], p[1], p[2]);
-            body.applyImpulse(this._impulse, this._point);
-            const rx = p[0] - com[0],
-                ry = p[1] - com[1],
-                rz = p[2] - com[2];
-            this._angular.set(l[0] - (ry * j[2] - rz * j[1]), l[1] - (rz * j[0] - rx * j[2]), l[2] - (rx * j[1] - ry * j[0]));
-            if (this._angular.lengthSquared() > 0) {
+            if (l[0] !== 0 || l[1] !== 0 || l[2] !== 0) {
+                this._angular.set(l[0], l[1], l[2]);
                 body.applyAngularImpulse(this._angular);
+            }
+        }
+    }
+
+    /** Gives back the gravity factors {@link applyImpulses} changed for Havok's step. */
+    public afterHavokStep(): void {
+        for (let e = 0; e < this._entries.length; e++) {
+            const entry = this._entries[e];
+            if (entry.gravityFactorChanged) {
+                entry.gravityFactorChanged = false;
+                entry.body.setGravityFactor(entry.gravityFactor);
             }
         }
     }
@@ -196,6 +244,12 @@ export class HavokColliderSync {
             collider,
             seen: 0,
             com: new Float64Array(3),
+            lastStepValid: false,
+            supportImpulse: 0,
+            startSpeed: 0,
+            massScale: 1,
+            gravityFactor: 1,
+            gravityFactorChanged: false,
             mass: 0,
             inertia: new Float64Array(3),
             inertiaOrientation: new Float64Array([0, 0, 0, 1]),
@@ -210,6 +264,9 @@ export class HavokColliderSync {
     }
 
     private _remove(entry: ColliderEntry): void {
+        if (entry.gravityFactorChanged && !entry.body.isDisposed) {
+            entry.body.setGravityFactor(entry.gravityFactor);
+        }
         this._world.removeCollider(entry.collider);
         this._byBody.delete(entry.body);
         this._entries.splice(this._entries.indexOf(entry), 1);
@@ -245,7 +302,6 @@ export class HavokColliderSync {
             if (collider.mass !== entry.mass) {
                 collider.mass = entry.mass;
             }
-            collider.inertia.set(inertia);
             collider.inertiaRotation.set(entry.inertiaOrientation);
         }
         collider.centerOfMass.set(entry.centerOfMass);
@@ -290,6 +346,64 @@ export class HavokColliderSync {
             body.getAngularVelocityToRef(w);
             collider.setVelocity(v.x, v.y, v.z, w.x, w.y, w.z);
         }
+        this._setAcceleration(entry, motion, dt);
+    }
+
+    /**
+     * Gravity (times the body's gravity factor) as the dynamic collider's acceleration inside the step, and the load
+     * it carries along gravity (see {@link _learnSupportedMass}).
+     */
+    private _setAcceleration(entry: ColliderEntry, motion: ColliderMotion, dt: number): void {
+        const { body, collider } = entry;
+        const a = collider.acceleration;
+        if (motion !== ColliderMotion.Dynamic) {
+            entry.massScale = 1;
+            collider.loadMass = 0;
+            a.fill(0);
+            return;
+        }
+        const g = this._world.gravity;
+        const factor = body.getGravityFactor();
+        a[0] = g[0] * factor;
+        a[1] = g[1] * factor;
+        a[2] = g[2] * factor;
+        const gravity = Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        const v = collider.linearVelocity;
+        const speed = gravity > 0 ? (v[0] * g[0] + v[1] * g[1] + v[2] * g[2]) / gravity : 0;
+        if (entry.lastStepValid && gravity > 0) {
+            this._learnSupportedMass(entry, speed - entry.startSpeed, gravity * factor * dt);
+        }
+        entry.startSpeed = speed;
+        const load = entry.mass * (entry.massScale - 1);
+        if (collider.loadMass !== load) {
+            collider.loadMass = load;
+        }
+        // The load also steadies the body against tipping: its moments of inertia grow with it.
+        for (let axis = 0; axis < 3; axis++) {
+            collider.inertia[axis] = entry.inertia[axis] * entry.massScale;
+        }
+        if (gravity > 0) {
+            collider.loadAxis[0] = -g[0] / gravity;
+            collider.loadAxis[1] = -g[1] / gravity;
+            collider.loadAxis[2] = -g[2] / gravity;
+        }
+    }
+
+    /**
+     * A body the cloth holds up may carry others (a stack of crates): the cloth must then stop and hold them all,
+     * but the core sees only the body that touches it. Havok shows how heavy the load is: over the last step the
+     * body's speed along gravity changed by `gained` while the soft bodies pushed it up with `supportImpulse` and
+     * gravity alone would have added `free`; a load of mass `M_s` moving with the body gives
+     * `supportImpulse = M_s·(free − gained)`. Each measurement is blended in, within [1, {@link MAX_MASS_SCALE}] times the body's
+     * mass; a body on a floor (which Havok holds up itself) measures a lighter load and stays at 1.
+     */
+    private _learnSupportedMass(entry: ColliderEntry, gained: number, free: number): void {
+        const slowed = free - gained;
+        if (entry.supportImpulse < MIN_SUPPORT * entry.mass * free || slowed < MIN_SUPPORT * free) {
+            return;
+        }
+        const measured = Math.min(Math.max(entry.supportImpulse / (entry.mass * slowed), 1), MAX_MASS_SCALE);
+        entry.massScale += (measured - entry.massScale) * MASS_SCALE_LEARNING_RATE;
     }
 
     /** Velocities that carry the collider from its Havok pose to its node's world pose in `dt`. */
@@ -322,6 +436,13 @@ export class HavokColliderSync {
         collider.setVelocity((tx - com[0]) / dt, (ty - com[1]) / dt, (tz - com[2]) / dt, dx * k, dy * k, dz * k);
     }
 }
+
+/** Fraction of a new supported-mass measurement blended into {@link ColliderEntry.massScale}. */
+const MASS_SCALE_LEARNING_RATE = 0.3;
+/** Largest supported mass, in multiples of the body's own. */
+const MAX_MASS_SCALE = 100;
+/** Measurements with a support or a slowing under this fraction of one step of gravity are too weak to use. */
+const MIN_SUPPORT = 0.2;
 
 /** Numbers in {@link ColliderEntry.massInputValues}. */
 const MASS_INPUT_VALUES = 11;

@@ -542,6 +542,20 @@ export abstract class SoftImpostor {
         return result.set(this._tmp[0], this._tmp[1], this._tmp[2]);
     }
 
+    /**
+     * The force (N, world) the pins exerted on the body over the last step, as a new vector: what a hammock's posts
+     * hold. With a 20 kg crate resting on a 0.5 kg cloth it is 20.5 kg × 9.81 m/s² upwards. See `SoftBody.pinForce`.
+     */
+    public getPinForce(): Vector3 {
+        return this.getPinForceToRef(new Vector3());
+    }
+
+    /** Writes the force the pins exerted on the body over the last step (N, world) into `result` and returns it. */
+    public getPinForceToRef(result: Vector3): Vector3 {
+        const f = this.body.pinForce;
+        return result.set(f[0], f[1], f[2]);
+    }
+
     /** Gives every free particle the velocity `velocity` (m/s, world) and wakes the body. */
     public setLinearVelocity(velocity: Vector3): void {
         this.body.setLinearVelocity(velocity.x, velocity.y, velocity.z);

@@ -347,7 +347,7 @@ export class XpbdPlugin {
             timings.coreStepMs = t - t0;
             t0 = t;
         }
-        this._colliders.applyImpulses();
+        this._colliders.applyImpulses(dt);
         if (profile) {
             const t = performance.now();
             timings.impulsesMs = t - t0;
@@ -376,6 +376,7 @@ export class XpbdPlugin {
     }
 
     private _afterPhysics(): void {
+        this._colliders.afterHavokStep();
         if (this._havokStart >= 0) {
             this.timings.havokStepMs = performance.now() - this._havokStart;
             this._havokStart = -1;
