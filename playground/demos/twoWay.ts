@@ -1,12 +1,14 @@
 import { Color3 } from "@babylonjs/core/Maths/math.color";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
+import { CreateCapsule } from "@babylonjs/core/Meshes/Builders/capsuleBuilder";
 import { CreateCylinder } from "@babylonjs/core/Meshes/Builders/cylinderBuilder";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
 import { PhysicsAggregate } from "@babylonjs/core/Physics/v2/physicsAggregate";
 import { HingeConstraint } from "@babylonjs/core/Physics/v2/physicsConstraint";
+import type { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
 import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
@@ -18,12 +20,19 @@ import { clothMesh, colour, ControlPanel, createStage, solverFigures, type Stage
 const BALL_X = -5.2;
 const WALL_X = -3.2;
 const TRAMPOLINE_X = 0;
+const CARGO_X = -0.2;
+const CARGO_Z = -2.6;
+const CRATE = 0.3;
+const CRATE_KG = 20;
+const PLAYER_KG = 70;
+const PLAYER_HALF_HEIGHT = 0.85;
 const SEESAW_X = 3.6;
 const BOX = 0.34;
 
 /**
- * Two-way coupling, three ways: a soft ball knocks over a wall of Havok boxes; Havok boxes fall into a cloth
- * trampoline, dent it and are pushed back up; a heavy jelly lands on a hinged Havok seesaw and catapults a box.
+ * Two-way coupling, four ways: a soft ball knocks over a wall of Havok boxes; a 70 kg player capsule lands on a 2 kg
+ * cloth trampoline and stays on it; a 0.5 kg cargo net holds a stack of three 20 kg crates; a heavy jelly lands on a
+ * hinged Havok seesaw and catapults a box. All at the default quality.
  */
 export const twoWay: Demo = {
     id: "two-way",
@@ -31,7 +40,7 @@ export const twoWay: Demo = {
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
         const stage = createStage(scene, havok, { target: new Vector3(-0.6, 0.9, 0), radius: 11, alpha: -Math.PI / 2 - 0.15, beta: 1.2 });
-        const xpbd = new XpbdPlugin(scene, { substeps: 10 }); // contacts with heavy bodies hold better with more substeps;
+        const xpbd = new XpbdPlugin(scene);
         const params = { ballSpeed: 7, jellyMass: 8 };
         const boxMaterial = colour(scene, "boxMaterial", new Color3(0.25, 0.55, 0.85));
         const box = (name: string, position: Vector3, mass: number, size = BOX): PhysicsAggregate => {
@@ -61,52 +70,30 @@ export const twoWay: Demo = {
         );
         ball.setLinearVelocity(new Vector3(params.ballSpeed, 1.5, 0));
 
-        // 2. A trampoline of cloth pinned at its four corners; boxes drop into it.
+        // 2. A 2 kg trampoline pinned all round, and a 70 kg "player" capsule dropped onto it from 0.5 m.
         const posts = colour(scene, "postMaterial", new Color3(0.6, 0.6, 0.62));
         const height = 1.1;
-        for (const [dx, dz] of [
-            [-0.8, -0.8],
-            [0.8, -0.8],
-            [-0.8, 0.8],
-            [0.8, 0.8],
-        ]) {
-            const post = CreateCylinder("post", { diameter: 0.06, height }, scene);
-            post.position.set(TRAMPOLINE_X + dx, height / 2, dz);
-            post.material = posts;
-        }
-        const { mesh: sheet, grid } = clothMesh(scene, "trampoline", {
-            width: 1.6,
-            height: 1.6,
-            segmentsX: 16,
-            segmentsY: 16,
-            plane: "xz",
-            origin: [TRAMPOLINE_X, height, 0],
-        });
-        sheet.material = colour(scene, "trampolineMaterial", new Color3(0.95, 0.8, 0.3), true);
-        sheet.receiveShadows = true;
-        stage.shadows.addShadowCaster(sheet);
-        const c = grid.columns,
-            last = (grid.rows - 1) * c;
-        const trampoline = new ClothImpostor(
-            sheet,
-            {
-                mass: 0.5,
-                stretchStiffness: 1,
-                bendStiffness: 0.2,
-                damping: 1,
-                friction: 0.6,
-                thickness: 0.015,
-                pins: [0, c - 1, last, last + c - 1],
-            },
+        const trampoline = sheetOnPosts(stage, "trampoline", TRAMPOLINE_X, 0, 2, 20, height, posts, new Color3(0.95, 0.8, 0.3), {
             xpbd,
-        );
-        const falling = [
-            box("drop0", new Vector3(TRAMPOLINE_X - 0.3, 2.0, 0.2), 0.3, 0.42),
-            box("drop1", new Vector3(TRAMPOLINE_X + 0.3, 2.6, -0.2), 0.3, 0.42),
-            box("drop2", new Vector3(TRAMPOLINE_X, 3.2, 0.1), 0.3, 0.42),
-        ];
+            mass: 2,
+            pinEdges: true,
+        });
+        const playerMesh = CreateCapsule("player", { height: 2 * PLAYER_HALF_HEIGHT, radius: 0.25, tessellation: 16 }, scene);
+        playerMesh.position.set(TRAMPOLINE_X, height + PLAYER_HALF_HEIGHT + 0.5, 0);
+        playerMesh.material = colour(scene, "playerMaterial", new Color3(0.3, 0.3, 0.75));
+        stage.shadows.addShadowCaster(playerMesh);
+        const player = new PhysicsAggregate(playerMesh, PhysicsShapeType.CAPSULE, { mass: PLAYER_KG, friction: 0.8 }, scene);
 
-        // 3. A seesaw: a dynamic plank hinged on a static triangular prism; a light box waits on its low end.
+        // 3. A 0.5 kg cargo net pinned by its corners, holding a stack of three 20 kg crates.
+        const net = sheetOnPosts(stage, "cargoNet", CARGO_X, CARGO_Z, 1.2, 24, height, posts, new Color3(0.45, 0.7, 0.5), {
+            xpbd,
+            mass: 0.5,
+        });
+        const crates = [0, 1, 2].map((k) =>
+            box(`crate${k}`, new Vector3(CARGO_X, height + 0.015 + CRATE / 2 + k * (CRATE + 0.002), CARGO_Z), CRATE_KG, CRATE),
+        );
+
+        // 4. A seesaw: a dynamic plank hinged on a static triangular prism; a light box waits on its low end.
         const plank = seesaw(stage, SEESAW_X);
         const payload = box("payload", new Vector3(SEESAW_X + 1.3, 0.97, 0), 0.3, 0.3);
         const jellyMesh = CreateBox("heavyJelly", { size: 0.55 }, scene);
@@ -123,6 +110,7 @@ export const twoWay: Demo = {
         panel.slider("ball stretch", 0, 1, 0.01, ball.stretchStiffness, (v) => (ball.stretchStiffness = v));
         panel.slider("jelly kg", 1, 20, 0.5, heavy.mass, (v) => (heavy.mass = v));
         panel.slider("trampoline stretch", 0, 1, 0.01, trampoline.stretchStiffness, (v) => (trampoline.stretchStiffness = v));
+        panel.slider("crate kg", 1, 500, 1, CRATE_KG, (v) => crates.forEach((c) => c.body.setMassProperties({ mass: v })));
         panel.button("Restart", () => window.dispatchEvent(new HashChangeEvent("hashchange")));
 
         await scene.whenReadyAsync();
@@ -134,7 +122,9 @@ export const twoWay: Demo = {
             figures: () => ({
                 ...solverFigures(xpbd),
                 "wall boxes moved": `${fallen()} / ${wall.length}`,
-                "lowest drop box y": Math.min(...falling.map((a) => a.transformNode.position.y)).toFixed(2),
+                "crates above net mm": Math.round(1000 * clearance(crates[0], CRATE / 2, net)),
+                "player above trampoline mm": Math.round(1000 * clearance(player, PLAYER_HALF_HEIGHT, trampoline)),
+                "net pins carry N": net.getPinForce().y.toFixed(0),
                 "plank angle °": (((plank.rotationQuaternion?.toEulerAngles().z ?? plank.rotation.z) * 180) / Math.PI).toFixed(1),
                 "payload speed m/s": (payload.body.getLinearVelocityToRef(v), v.length()).toFixed(2),
             }),
@@ -142,6 +132,82 @@ export const twoWay: Demo = {
         };
     },
 };
+
+/** Options of {@link sheetOnPosts}. */
+interface SheetOptions {
+    xpbd: XpbdPlugin;
+    mass: number;
+    /** Pin every edge vertex (a trampoline) instead of the four corners (a net). */
+    pinEdges?: boolean;
+}
+
+/** A square cloth `size` wide at `height`, centred on (x, z), pinned to four posts (and all round with `pinEdges`). */
+function sheetOnPosts(
+    stage: Stage,
+    name: string,
+    x: number,
+    z: number,
+    size: number,
+    segments: number,
+    height: number,
+    postMaterial: StandardMaterial,
+    tint: Color3,
+    options: SheetOptions,
+): ClothImpostor {
+    const { scene, shadows } = stage;
+    const half = size / 2;
+    for (const [dx, dz] of [
+        [-half, -half],
+        [half, -half],
+        [-half, half],
+        [half, half],
+    ]) {
+        const post = CreateCylinder(`${name}Post`, { diameter: 0.06, height }, scene);
+        post.position.set(x + dx, height / 2, z + dz);
+        post.material = postMaterial;
+    }
+    const { mesh, grid } = clothMesh(scene, name, {
+        width: size,
+        height: size,
+        segmentsX: segments,
+        segmentsY: segments,
+        plane: "xz",
+        origin: [x, height, z],
+    });
+    mesh.material = colour(scene, `${name}Material`, tint, true);
+    mesh.receiveShadows = true;
+    shadows.addShadowCaster(mesh);
+    const c = grid.columns;
+    const r = grid.rows;
+    const pins: number[] = [];
+    for (let i = 0; i < r; i++) {
+        for (let j = 0; j < c; j++) {
+            const edge = i === 0 || j === 0 || i === r - 1 || j === c - 1;
+            const corner = (i === 0 || i === r - 1) && (j === 0 || j === c - 1);
+            if (options.pinEdges ? edge : corner) {
+                pins.push(i * c + j);
+            }
+        }
+    }
+    return new ClothImpostor(
+        mesh,
+        { mass: options.mass, bendStiffness: 0.2, damping: 1, friction: 0.6, thickness: 0.015, pins },
+        options.xpbd,
+    );
+}
+
+/** Height (m) of a body's bottom (`halfHeight` below its centre) over the highest cloth particle under it. */
+function clearance(aggregate: PhysicsAggregate, halfHeight: number, cloth: ClothImpostor): number {
+    const p = aggregate.transformNode.position;
+    const x = cloth.body.positions;
+    let top = -Infinity;
+    for (let k = 0; k < x.length; k += 3) {
+        if (Math.abs(x[k] - p.x) < 0.1 && Math.abs(x[k + 2] - p.z) < 0.1) {
+            top = Math.max(top, x[k + 1]);
+        }
+    }
+    return p.y - halfHeight - top;
+}
 
 /** A static triangular prism (apex up, axis along z) with a dynamic plank hinged on its apex; returns the plank. */
 function seesaw({ scene, shadows }: Stage, x: number): Mesh {

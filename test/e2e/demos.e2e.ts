@@ -97,6 +97,19 @@ describe.each(cases)("demo #$id", ({ id, frames, settle: settling }) => {
         expect(moved).toBeGreaterThan(1e-3);
     });
 
+    if (id === "two-way") {
+        test("holds heavy bodies: the 20 kg crates stay above the 0.5 kg net, the 70 kg player above the trampoline", async () => {
+            await waitForFrames(demo.page, 240);
+            const figures = await demo.page.evaluate(() => window.__playground.demo!.handle.figures());
+            console.log(`#two-way after 240 more frames: ${JSON.stringify(figures)}`);
+            // Bottoms rest on the particles' 15 mm thickness shell: above the cloth, not far above it.
+            expect(figures["crates above net mm"]).toBeGreaterThan(0);
+            expect(figures["crates above net mm"]).toBeLessThan(30);
+            expect(figures["player above trampoline mm"]).toBeGreaterThan(0);
+            expect(figures["player above trampoline mm"]).toBeLessThan(30);
+        });
+    }
+
     if (settling) {
         test(`settles: kinetic energy falls below ${settling.energy} J`, async () => {
             const [kinetic, used] = await settle(demo, settling.energy, settling.maxFrames);
