@@ -26,6 +26,7 @@ const CRATE = 0.3;
 const CRATE_KG = 20;
 const PLAYER_KG = 70;
 const PLAYER_HALF_HEIGHT = 0.85;
+const PLAYER_RADIUS = 0.25;
 const SEESAW_X = 3.6;
 const BOX = 0.34;
 
@@ -78,7 +79,7 @@ export const twoWay: Demo = {
             mass: 2,
             pinEdges: true,
         });
-        const playerMesh = CreateCapsule("player", { height: 2 * PLAYER_HALF_HEIGHT, radius: 0.25, tessellation: 16 }, scene);
+        const playerMesh = CreateCapsule("player", { height: 2 * PLAYER_HALF_HEIGHT, radius: PLAYER_RADIUS, tessellation: 16 }, scene);
         playerMesh.position.set(TRAMPOLINE_X, height + PLAYER_HALF_HEIGHT + 0.5, 0);
         playerMesh.material = colour(scene, "playerMaterial", new Color3(0.3, 0.3, 0.75));
         stage.shadows.addShadowCaster(playerMesh);
@@ -123,7 +124,9 @@ export const twoWay: Demo = {
                 ...solverFigures(xpbd),
                 "wall boxes moved": `${fallen()} / ${wall.length}`,
                 "crates above net mm": Math.round(1000 * clearance(crates[0], CRATE / 2, net)),
-                "player above trampoline mm": Math.round(1000 * clearance(player, PLAYER_HALF_HEIGHT, trampoline)),
+                "player above trampoline mm": Math.round(
+                    1000 * clearance(player, PLAYER_HALF_HEIGHT - PLAYER_RADIUS, trampoline, PLAYER_RADIUS),
+                ),
                 "net pins carry N": net.getPinForce().y.toFixed(0),
                 "plank angle °": (((plank.rotationQuaternion?.toEulerAngles().z ?? plank.rotation.z) * 180) / Math.PI).toFixed(1),
                 "payload speed m/s": (payload.body.getLinearVelocityToRef(v), v.length()).toFixed(2),
@@ -196,9 +199,15 @@ function sheetOnPosts(
     );
 }
 
-/** Height (m) of a body's bottom (`halfHeight` below its centre) over the highest cloth particle under it. */
-function clearance(aggregate: PhysicsAggregate, halfHeight: number, cloth: ClothImpostor): number {
-    const p = aggregate.transformNode.position;
+/**
+ * Height (m) of a body's lowest point over the highest cloth particle under it. The body is a box of half height
+ * `halfHeight` or, with `radius`, a capsule whose axis segment is `2·halfHeight` long (it may have toppled).
+ */
+function clearance(aggregate: PhysicsAggregate, halfHeight: number, cloth: ClothImpostor, radius = 0): number {
+    const node = aggregate.transformNode;
+    const p = node.position;
+    const up = node.getDirection(Vector3.Up());
+    const bottom = radius > 0 ? p.y - halfHeight * Math.abs(up.y) - radius : p.y - halfHeight;
     const x = cloth.body.positions;
     let top = -Infinity;
     for (let k = 0; k < x.length; k += 3) {
@@ -206,7 +215,7 @@ function clearance(aggregate: PhysicsAggregate, halfHeight: number, cloth: Cloth
             top = Math.max(top, x[k + 1]);
         }
     }
-    return p.y - halfHeight - top;
+    return bottom - top;
 }
 
 /** A static triangular prism (apex up, axis along z) with a dynamic plank hinged on its apex; returns the plank. */

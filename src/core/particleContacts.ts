@@ -413,7 +413,24 @@ export class ParticleContacts {
         const nx = this._heldNormals[3 * k];
         const ny = this._heldNormals[3 * k + 1];
         const nz = this._heldNormals[3 * k + 2];
-        collider.pointVelocity(point, surface);
+        // A body carrying a load (a crate under a stack) tilts as the load lets it, which the core does not know:
+        // friction then sees its sliding and its turning about the load axis, not its tilting, so that a tilt the
+        // core predicts but the stack does not follow cannot become a steady sideways push.
+        if (collider.loadMass > 0) {
+            // Sliding and turning about the load axis only (a crate under a stack tilts as the stack lets it).
+            const a = collider.loadAxis;
+            const w = collider.angularVelocity;
+            const spin = w[0] * a[0] + w[1] * a[1] + w[2] * a[2];
+            const rx = point[0] - collider._com[0];
+            const ry = point[1] - collider._com[1];
+            const rz = point[2] - collider._com[2];
+            const v = collider.linearVelocity;
+            surface[0] = v[0] + spin * (a[1] * rz - a[2] * ry);
+            surface[1] = v[1] + spin * (a[2] * rx - a[0] * rz);
+            surface[2] = v[2] + spin * (a[0] * ry - a[1] * rx);
+        } else {
+            collider.pointVelocity(point, surface);
+        }
         // Slip of the body's surface over the particle, in the tangent plane.
         let sx = surface[0] - support[3 * k];
         let sy = surface[1] - support[3 * k + 1];
