@@ -261,15 +261,17 @@ export class Collider {
     }
 
     /**
-     * Applies the impulse `j` at world point `p` inside the step: velocities change at once, the position follows
-     * by `j·h/M` (so later contacts in the same substep see the body where it is), and the accumulator records it.
+     * Applies the impulse `j` at world point `p` inside the step: velocities change at once and the accumulator
+     * records it. Within a substep's projections (`context` given) the position follows by `j·h/M`, so later contacts
+     * in the same substep see the body where it is; between them (`context` null: restitution after a substep, the
+     * held solve before one) it stays.
      * @internal solver use
      */
-    public _applyImpulse(j: Float64Array, p: Float64Array, context: SubstepContext): void {
+    public _applyImpulse(j: Float64Array, p: Float64Array, context: SubstepContext | null): void {
         const jx = j[0];
         const jy = j[1];
         const jz = j[2];
-        const h = context.h;
+        const h = context === null ? 0 : context.h;
         const rx = p[0] - this._com[0];
         const ry = p[1] - this._com[1];
         const rz = p[2] - this._com[2];

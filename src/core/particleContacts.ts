@@ -2,7 +2,7 @@ import { ColliderMotion, type Collider } from "./collider.js";
 import type { ColliderShape } from "./colliderShape.js";
 import type { SoftBody } from "./softBody.js";
 import { TETHER_ANCHORS } from "./tetherConstraints.js";
-import { SubstepContext } from "./substepContext.js";
+import type { SubstepContext } from "./substepContext.js";
 
 /**
  * Contact candidates of one body's particles against collider shapes, found once per step by the broad phase and
@@ -249,7 +249,7 @@ export class ParticleContacts {
             impulse[0] = j * nx;
             impulse[1] = j * ny;
             impulse[2] = j * nz;
-            this._push(collider, impulse, point, AFTER_SUBSTEP);
+            this._push(collider, impulse, point, null);
         }
     }
 
@@ -362,7 +362,7 @@ export class ParticleContacts {
                 impulse[0] = -jn * nx;
                 impulse[1] = -jn * ny;
                 impulse[2] = -jn * nz;
-                this._push(collider, impulse, point, AFTER_SUBSTEP);
+                this._push(collider, impulse, point, null);
                 this._heldFrictionRound(body, collider, k, point);
             }
         }
@@ -470,11 +470,11 @@ export class ParticleContacts {
         impulse[0] = fx - before0;
         impulse[1] = fy - before1;
         impulse[2] = fz - before2;
-        this._push(collider, impulse, point, AFTER_SUBSTEP);
+        this._push(collider, impulse, point, null);
     }
 
     /** Hands the impulse `j` at `point` to the collider (moving a dynamic one) and the opposite to the body's account. */
-    private _push(collider: Collider, j: Float64Array, point: Float64Array, context: SubstepContext): void {
+    private _push(collider: Collider, j: Float64Array, point: Float64Array, context: SubstepContext | null): void {
         if (collider.motion === ColliderMotion.Dynamic) {
             collider._applyImpulse(j, point, context);
         } else {
@@ -568,7 +568,3 @@ const HELD_ITERATIONS = 4;
 const HELD_SLOP = 0.05;
 /** Largest speed (m/s) at which the held solve pushes a body out of a penetration. */
 const HELD_PUSH_OUT_SPEED = 0.1;
-
-/** Restitution acts on velocities after the substep's positions are final: the body must not move any more. */
-const AFTER_SUBSTEP = new SubstepContext();
-AFTER_SUBSTEP.h = 0;
