@@ -27,7 +27,7 @@ import {
     type PhysicsMassProperties,
 } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
 import { Collider, ColliderMotion, type XpbdWorld } from "../core/index.js";
-import { readHavokMassProperties, readHavokPose, readHavokShape, readHavokShapeFilter } from "./havokShapeReader.js";
+import { isHavokBodyActive, readHavokMassProperties, readHavokPose, readHavokShape, readHavokShapeFilter } from "./havokShapeReader.js";
 
 /** One Havok body and its collider. */
 interface ColliderEntry {
@@ -370,7 +370,10 @@ export class HavokColliderSync {
         const gravity = Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
         const v = collider.linearVelocity;
         const speed = gravity > 0 ? (v[0] * g[0] + v[1] * g[1] + v[2] * g[2]) / gravity : 0;
-        if (entry.lastStepValid && gravity > 0) {
+        // Asleep in Havok (or about to be: Havok then reports exactly zero) the body did not move whatever held it,
+        // which tells nothing about its load.
+        const still = v[0] === 0 && v[1] === 0 && v[2] === 0;
+        if (entry.lastStepValid && gravity > 0 && !still && isHavokBodyActive(this._plugin, body)) {
             this._learnSupportedMass(entry, speed - entry.startSpeed, gravity * factor * dt);
         }
         entry.startSpeed = speed;

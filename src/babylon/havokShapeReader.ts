@@ -34,6 +34,7 @@ interface HavokNative {
     /** Raw WASM export (no embind wrapper): writes translation, rotation, scale as 10 float32s at `out`; 0 is OK. */
     _HP_Shape_GetChildQSTransform(shape: bigint, index: number, out: number): number;
     HP_Body_GetQTransform(body: unknown): [number, [Vec3, Quat]];
+    HP_Body_GetActivationState(body: unknown): [unknown, { value: number }];
     /** `[membership, collide]` masks of a shape's collision filter. */
     HP_Shape_GetFilterInfo(shape: ShapeId): [number, [number, number]];
 }
@@ -194,6 +195,11 @@ export function readHavokShapeFilter(plugin: HavokPlugin, shape: PhysicsShape, o
     const filter = internals(plugin)._hknp.HP_Shape_GetFilterInfo(shape._pluginData as ShapeId)[1];
     out[0] = filter[0] >>> 0;
     out[1] = filter[1] >>> 0;
+}
+
+/** Whether Havok simulates `body` now (false while it has deactivated it: asleep, not moving). */
+export function isHavokBodyActive(plugin: HavokPlugin, body: PhysicsBody): boolean {
+    return internals(plugin)._hknp.HP_Body_GetActivationState((body._pluginData as HavokBodyData).hpBodyId)[1].value === 0;
 }
 
 function internals(plugin: HavokPlugin): HavokPluginInternals {
