@@ -3,45 +3,6 @@ import type { SubstepContext } from "./substepContext.js";
 
 /** Stores the momentum of the body's free particles (inverse mass above 0) in `body._startMomentum`. */
 export function recordStartMomentum(body: SoftBody): void {
-    freeMomentum(body, body._startMomentum);
-}
-
-/**
- * Fills `body.pinForce` by momentum balance over the step that just ended: the change of the free particles'
- * momentum, less gravity, the external and aerodynamic forces and the contact impulses, is what the pins put in.
- * Every other constraint is internal to the body and moves no momentum in or out, so the balance is exact; it needs
- * no bookkeeping inside the solver's loops.
- */
-export function measurePinForce(body: SoftBody, gravity: Float64Array, context: SubstepContext): void {
-    // The step length comes in the context: a number argument would be boxed on every call the JIT does not inline.
-    const dt = context.dt;
-    const force = body.pinForce;
-    freeMomentum(body, force);
-    const start = body._startMomentum;
-    const contact = body.contacts.impulse;
-    const w = body.inverseMasses;
-    const m = body.masses;
-    const f = body.externalForces;
-    const aero = body.aerodynamicForces;
-    let mass = 0;
-    let fx = 0;
-    let fy = 0;
-    let fz = 0;
-    for (let p = 0; p < body.particleCount; p++) {
-        if (w[p] === 0) {
-            continue;
-        }
-        mass += m[p];
-        fx += f[3 * p] + aero[3 * p];
-        fy += f[3 * p + 1] + aero[3 * p + 1];
-        fz += f[3 * p + 2] + aero[3 * p + 2];
-    }
-    force[0] = (force[0] - start[0] - contact[0]) / dt - mass * gravity[0] - fx;
-    force[1] = (force[1] - start[1] - contact[1]) / dt - mass * gravity[1] - fy;
-    force[2] = (force[2] - start[2] - contact[2]) / dt - mass * gravity[2] - fz;
-}
-
-function freeMomentum(body: SoftBody, out: Float64Array): void {
     const v = body.velocities;
     const w = body.inverseMasses;
     const m = body.masses;
@@ -56,7 +17,50 @@ function freeMomentum(body: SoftBody, out: Float64Array): void {
         py += m[p] * v[3 * p + 1];
         pz += m[p] * v[3 * p + 2];
     }
+    const out = body._startMomentum;
     out[0] = px;
     out[1] = py;
     out[2] = pz;
+}
+
+/**
+ * Fills `body.pinForce` by momentum balance over the step that just ended: the change of the free particles'
+ * momentum, less gravity, the external and aerodynamic forces and the contact impulses, is what the pins put in.
+ * Every other constraint is internal to the body and moves no momentum in or out, so the balance is exact; it needs
+ * no bookkeeping inside the solver's loops.
+ */
+export function measurePinForce(body: SoftBody, gravity: Float64Array, context: SubstepContext): void {
+    // The step length comes in the context: a number argument would be boxed on every call the JIT does not inline.
+    const dt = context.dt;
+    const start = body._startMomentum;
+    const contact = body.contacts.impulse;
+    const v = body.velocities;
+    const w = body.inverseMasses;
+    const m = body.masses;
+    const f = body.externalForces;
+    const aero = body.aerodynamicForces;
+    let mass = 0;
+    let px = 0;
+    let py = 0;
+    let pz = 0;
+    let fx = 0;
+    let fy = 0;
+    let fz = 0;
+    for (let p = 0; p < body.particleCount; p++) {
+        if (w[p] === 0) {
+            continue;
+        }
+        const i = 3 * p;
+        mass += m[p];
+        px += m[p] * v[i];
+        py += m[p] * v[i + 1];
+        pz += m[p] * v[i + 2];
+        fx += f[i] + aero[i];
+        fy += f[i + 1] + aero[i + 1];
+        fz += f[i + 2] + aero[i + 2];
+    }
+    const force = body.pinForce;
+    force[0] = (px - start[0] - contact[0]) / dt - mass * gravity[0] - fx;
+    force[1] = (py - start[1] - contact[1]) / dt - mass * gravity[1] - fy;
+    force[2] = (pz - start[2] - contact[2]) / dt - mass * gravity[2] - fz;
 }
