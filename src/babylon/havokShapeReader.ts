@@ -251,20 +251,26 @@ function readBox(hk: HavokNative, id: ShapeId): ColliderShapeDescriptor {
         1 / corners.length,
     );
     // From one corner the shortest edge is shorter than any diagonal; each next edge is the shortest offset
-    // orthogonal to the edges found so far.
-    const offsets = corners.slice(1).map((c) => sub(c, corners[0]));
+    // orthogonal to the edges found so far. A box no thicker than twice the convex radius has a flat (or thinner)
+    // core whose corners coincide: its missing edges have length 0 and directions that complete the frame.
+    const extent = Math.max(...corners.map((c) => length(sub(c, center))));
+    const offsets = corners
+        .slice(1)
+        .map((c) => sub(c, corners[0]))
+        .filter((d) => length(d) > 1e-6 * extent);
     const edges: Vec3[] = [];
     for (let k = 0; k < 3; k++) {
         let best: Vec3 | undefined;
         for (const d of offsets) {
-            const orthogonal = edges.every((e) => Math.abs(dot(d, e)) <= 1e-4 * length(d) * length(e));
+            const orthogonal = edges.every((e) => length(e) === 0 || Math.abs(dot(d, e)) <= 1e-4 * length(d) * length(e));
             if (orthogonal && (!best || length(d) < length(best))) {
                 best = d;
             }
         }
-        edges.push(best as Vec3);
+        edges.push(best ?? [0, 0, 0]);
     }
-    const { axes, order } = alignAxes(edges.map(normalize) as [Vec3, Vec3, Vec3]);
+    const directions = completeFrame(edges);
+    const { axes, order } = alignAxes(directions);
     const core = order.map((k) => length(edges[k]) / 2) as Vec3;
     const [min, max] = boundsUnder(hk, id, [0, 0, 0, 1]);
     // AABB half size along world axis i = Σ_j |axis_j[i]| core_j + convex radius.
@@ -279,6 +285,29 @@ function readBox(hk: HavokNative, id: ShapeId): ColliderShapeDescriptor {
         halfExtents: core.map((h) => h + convexRadius) as Vec3,
         rotation: quatFromAxes(axes),
     };
+}
+
+/**
+ * Unit directions of three mutually orthogonal edges, some of which may have length 0 (a degenerate box core):
+ * the zero ones get directions that complete a right angle frame with the others.
+ */
+function completeFrame(edges: Vec3[]): [Vec3, Vec3, Vec3] {
+    const known = edges.filter((e) => length(e) > 0).map(normalize);
+    if (known.length === 0) {
+        known.push([1, 0, 0]);
+    }
+    if (known.length === 1) {
+        // Any direction orthogonal to the first: cross it with the world axis it is least aligned with.
+        const u = known[0];
+        const least = [0, 1, 2].reduce((a, b) => (Math.abs(u[b]) < Math.abs(u[a]) ? b : a));
+        known.push(normalize(cross(u, [least === 0 ? 1 : 0, least === 1 ? 1 : 0, least === 2 ? 1 : 0])));
+    }
+    if (known.length === 2) {
+        known.push(normalize(cross(known[0], known[1])));
+    }
+    // Back in edge order, so that each direction keeps its edge's length.
+    let next = edges.filter((e) => length(e) > 0).length;
+    return edges.map((e) => (length(e) > 0 ? normalize(e) : known[next++])) as [Vec3, Vec3, Vec3];
 }
 
 /**

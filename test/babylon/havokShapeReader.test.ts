@@ -11,7 +11,8 @@ const TOLERANCE = 1e-4;
 function expectNear(actual: ArrayLike<number>, expected: ArrayLike<number>, tolerance = TOLERANCE): void {
     expect(actual.length).toBe(expected.length);
     for (let i = 0; i < expected.length; i++) {
-        if (Math.abs(actual[i] - expected[i]) > tolerance) {
+        // Written so that NaN fails too.
+        if (!(Math.abs(actual[i] - expected[i]) <= tolerance)) {
             throw new Error(`component ${i}: ${Array.from(actual)} is not within ${tolerance} of ${Array.from(expected)}`);
         }
     }
@@ -112,6 +113,41 @@ describe("readHavokShape (real Havok)", () => {
         const expected = { center: [-1, 0.5, 2] as Vector3Tuple, halfExtents: [0.3, 0.7, 1.1] as Vector3Tuple, rotation };
         const box = only(read({ kind: "box", extents: [0.6, 1.4, 2.2], center: expected.center, rotation }), "box");
         expectNear(boxCorners(box).flat(), boxCorners(expected).flat());
+    });
+
+    // Havok rounds a box by a convex radius of about 1 cm, shrinking its core box by that much on every side; a box no
+    // thicker than twice the radius has a flat core (a plate), a segment (a rod) or a point (a tiny cube). A plate's
+    // rotation is still known; a rod's roll about its axis and a tiny cube's rotation are not (Havok's shape is then
+    // round about them), so for those only the centre, the sizes and a rod's axis are checked.
+    it.each([
+        ["a 1.2 mm plate", [0.12, 0.0012, 0.12], "corners"],
+        ["a 2 cm plate, exactly twice the convex radius", [0.12, 0.02, 0.12], "corners"],
+        ["a 1.5 cm floor of 2 m", [2, 0.015, 2], "corners"],
+        ["a 0.4 mm rod", [0.5, 0.0004, 0.0004], "axis"],
+        ["a 1 mm cube", [0.001, 0.001, 0.001], "sizes"],
+    ] as [string, Vector3Tuple, string][])("reads %s, upright and rotated, as the same solid", (_, extents, rotatedCheck) => {
+        const halfExtents: Vector3Tuple = [extents[0] / 2, extents[1] / 2, extents[2] / 2];
+        const sorted = (v: Vector3Tuple) => [...v].sort((a, b) => a - b);
+        // Centred on a static body at the origin (a floor), and off centre on a dynamic body elsewhere.
+        const poses: [Vector3Tuple, QuaternionTuple, PhysicsMotionType, Vector3Tuple][] = [
+            [[0, 0, 0], [0, 0, 0, 1], PhysicsMotionType.STATIC, [0, 0, 0]],
+            [[0.3, -0.2, 0.1], [0, 0, 0, 1], PhysicsMotionType.DYNAMIC, [5, 1, -2]],
+            [[0.3, -0.2, 0.1], axisAngle([1, 2, 3], 2.2), PhysicsMotionType.DYNAMIC, [5, 1, -2]],
+        ];
+        for (const [center, rotation, motionType, position] of poses) {
+            const expected = { center, halfExtents, rotation };
+            const { body } = createBody(h.scene, { kind: "box", extents, center, rotation }, { motionType, position });
+            const box = only(readHavokShape(h.havok, body), "box");
+            expectNear(box.center, expected.center, 1e-5);
+            expectNear(sorted(box.halfExtents), sorted(halfExtents), 1e-5);
+            if (rotation[3] === 1 || rotatedCheck === "corners") {
+                expectNear(boxCorners(box).flat(), boxCorners(expected).flat(), 1e-5);
+            } else if (rotatedCheck === "axis") {
+                const long = box.halfExtents.indexOf(Math.max(...box.halfExtents));
+                const axis = rotate(box.rotation ?? [0, 0, 0, 1], [long === 0 ? 1 : 0, long === 1 ? 1 : 0, long === 2 ? 1 : 0]);
+                expect(Math.abs(Vector3.Dot(Vector3.FromArray(axis), Vector3.FromArray(rotate(rotation, [1, 0, 0]))))).toBeCloseTo(1, 6);
+            }
+        }
     });
 
     it("reads capsules, including one whose segment is off every axis", () => {
