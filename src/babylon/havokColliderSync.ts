@@ -90,6 +90,8 @@ export class HavokColliderSync {
     private readonly _byBody = new Map<PhysicsBody, ColliderEntry>();
     private _pass = 0;
     private _warnedInstances = false;
+    /** Bodies whose shape could not be turned into a collider, with that shape: skipped until it changes. */
+    private readonly _unreadable = new WeakMap<PhysicsBody, PhysicsShape>();
     private readonly _impulse = new Vector3();
     private readonly _point = new Vector3();
     private readonly _angular = new Vector3();
@@ -231,12 +233,26 @@ export class HavokColliderSync {
 
     private _add(body: PhysicsBody): ColliderEntry | undefined {
         const shape = body.shape as PhysicsShape;
-        const shapes = readHavokShape(this._plugin, body);
-        if (shapes.length === 0) {
+        if (this._unreadable.get(body) === shape) {
             return undefined;
         }
-        // Built static; the real motion type and mass properties are set by the refresh that follows.
-        const collider = new Collider(shapes);
+        let collider: Collider;
+        try {
+            const shapes = readHavokShape(this._plugin, body);
+            if (shapes.length === 0) {
+                return undefined;
+            }
+            // Built static; the real motion type and mass properties are set by the refresh that follows.
+            collider = new Collider(shapes);
+        } catch (error) {
+            // A shape the reader cannot turn into a collider (e.g. one built with NaN sizes) must not stop the frame.
+            this._unreadable.set(body, shape);
+            Logger.Warn(
+                `XpbdPlugin: soft bodies ignore the physics body of "${body.transformNode.name}": ` +
+                    `its shape could not be read (${error instanceof Error ? error.message : String(error)})`,
+            );
+            return undefined;
+        }
         collider.userData = body;
         const entry: ColliderEntry = {
             body,

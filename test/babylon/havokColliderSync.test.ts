@@ -7,7 +7,8 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { PhysicsMotionType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
 import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody";
-import { createBody, createHavokScene, type HavokScene, type TestBody } from "../support/havokScene";
+import { Logger } from "@babylonjs/core/Misc/logger";
+import { createBody, createHavokScene, createShape, type HavokScene, type TestBody } from "../support/havokScene";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { ColliderMotion, type Collider } from "../../src/core/index";
 
@@ -249,5 +250,25 @@ describe("HavokColliderSync", () => {
         h.step();
         expect(collider(tumbling).motion).toBe(ColliderMotion.Dynamic);
         expectCollider(synced[1], before[1]);
+    });
+
+    it("skips a body whose shape it cannot read, with one warning, and reads it again once its shape changes", () => {
+        const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
+        try {
+            // A box built with a NaN size (a user's bug): Havok takes it, the collider it would make is not finite.
+            const broken = createBody(h.scene, { kind: "box", extents: [NaN, 0.1, 0.1] }, { motionType: PhysicsMotionType.STATIC });
+            expect(() => h.step(3)).not.toThrow();
+            expect(xpbd.getColliderForBody(broken.body)).toBeNull();
+            expect(warn).toHaveBeenCalledTimes(1);
+            expect(String(warn.mock.calls[0][0])).toMatch(/ignore the physics body of "body": its shape could not be read/);
+            // The other bodies are still mirrored, and a readable shape is picked up.
+            expect(collider(bodies[0]).motion).toBe(ColliderMotion.Static);
+            broken.body.shape = createShape(h.scene, { kind: "box", extents: [0.1, 0.1, 0.1] });
+            h.step();
+            expect(xpbd.getColliderForBody(broken.body)).not.toBeNull();
+            expect(warn).toHaveBeenCalledTimes(1);
+        } finally {
+            warn.mockRestore();
+        }
     });
 });
