@@ -146,24 +146,33 @@ export class IsometricBendConstraints implements ConstraintSet {
             if (n2 < 1e-30) {
                 continue;
             }
+            // C = s·n̂ with n̂ = n/|n|. Its exact gradient for particle i is gᵢ n̂: n̂ turns as the particles move, and
+            // against the in-plane part of s that adds β = s·(d×n)/|n|² and γ = s·(f×n)/|n|² to the weights
+            // (d = x_d − x_c, f = x_b − x_a, both in the plane, so every gradient stays along n̂). Without them an
+            // unevenly stretched element is projected along a wrong gradient, which pumps energy into soft cloth.
+            const beta = (sx * (dcy * nz - dcz * ny) + sy * (dcz * nx - dcx * nz) + sz * (dcx * ny - dcy * nx)) / n2;
+            const gamma = (sx * (fy * nz - fz * ny) + sy * (fz * nx - fx * nz) + sz * (fx * ny - fy * nx)) / n2;
+            const ga = ka - beta;
+            const gb = kb + beta;
+            const gc = kc + gamma;
+            const gd = kd - gamma;
             const wa = invMass[ia];
             const wb = invMass[ib];
             const wc = invMass[ic];
             const wd = invMass[id];
             const alphaTilde = alphaScale * hingeLengths2[e];
-            const denominator = wa * ka * ka + wb * kb * kb + wc * kc * kc + wd * kd * kd + alphaTilde;
+            const denominator = wa * ga * ga + wb * gb * gb + wc * gc * gc + wd * gd * gd + alphaTilde;
             if (denominator === 0) {
                 continue;
             }
-            // C = s·n/|n|, with gradients Kᵢ n/|n| (n held fixed over the projection). Each particle moves along n
-            // by wᵢ Kᵢ Δλ/|n| times n; Δλ = (−C − α̃λ) / Σ wᵢKᵢ² + α̃ = (−s·n/|n| − α̃λ) / denominator.
+            // Each particle moves along n̂ by wᵢ gᵢ Δλ, with Δλ = (−C − α̃λ) / (Σ wᵢgᵢ² + α̃).
             const length = Math.sqrt(n2);
             const t = (-(sx * nx + sy * ny + sz * nz) / length - alphaTilde * lambdas[e]) / (denominator * length);
             lambdas[e] += t * length;
-            const fa = wa * ka * t;
-            const fb = wb * kb * t;
-            const fc = wc * kc * t;
-            const fd = wd * kd * t;
+            const fa = wa * ga * t;
+            const fb = wb * gb * t;
+            const fc = wc * gc * t;
+            const fd = wd * gd * t;
             x[a] += fa * nx;
             x[a + 1] += fa * ny;
             x[a + 2] += fa * nz;
