@@ -184,7 +184,7 @@ export abstract class SoftImpostor {
     public readonly onWakeObservable = new Observable<SoftImpostorEvent>();
     /** Fired after a step that ended with an edge longer than 1.5 × its rest length (`element`, `value`: ratio). */
     public readonly onOverStretchObservable = new Observable<SoftImpostorEvent>();
-    /** Fired after a step that produced a non-finite state; the body was restored to its last valid state. */
+    /** Fired after a step that produced a non-finite or runaway state; the body was restored, at rest, to its last valid positions. */
     public readonly onInvalidStateObservable = new Observable<SoftImpostorEvent>();
     /** Fired once when the impostor is disposed. */
     public readonly onDisposeObservable = new Observable<SoftImpostor>();

@@ -6,7 +6,7 @@ export enum SoftBodyEventType {
     Wake = 1,
     /** An edge stretched beyond the body's over-stretch ratio; `element` is the stretch constraint, `value` the ratio. */
     OverStretch = 2,
-    /** A position or velocity became non-finite; the body was restored to its last valid state. */
+    /** A position or velocity became non-finite or ran away; the body was restored, at rest, to its last valid positions. */
     InvalidState = 3,
     /** A fixed capacity was exceeded (`element`: 0 contacts, 1 broad-phase grid); the step degraded gracefully. */
     CapacityExceeded = 4,

@@ -202,10 +202,8 @@ export class SoftBody {
     public _slowTime = 0;
     /** Set by API calls that must wake the body before the next step. @internal */
     public _wakeRequested = false;
-    /** Last valid state, restored when a non-finite value appears. @internal */
+    /** Last valid positions, restored (at rest) when the state turns invalid. @internal */
     public readonly _validPositions: Float64Array;
-    /** @internal */
-    public readonly _validVelocities: Float64Array;
     /** Aerodynamic force per particle (N, world) of the current step, added every substep (see `aerodynamics.ts`). */
     public readonly aerodynamicForces: Float64Array;
 
@@ -256,7 +254,6 @@ export class SoftBody {
         this.volumeResidual = new Float32Array(n);
         this.contactResidual = new Float32Array(n);
         this._validPositions = new Float64Array(positions);
-        this._validVelocities = new Float64Array(3 * n);
         this.aerodynamicForces = new Float64Array(3 * n);
         this.damping = o.damping;
         this.staticFriction = o.staticFriction;

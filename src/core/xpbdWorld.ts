@@ -10,6 +10,13 @@ import type { SoftBody } from "./softBody.js";
 import { StepStats } from "./stepStats.js";
 import { SubstepContext } from "./substepContext.js";
 
+/**
+ * Farthest a particle may be from the origin along an axis (m). A runaway state is caught here while finite, far
+ * below where squares of coordinates (normals, lengths) overflow the render mesh's 32-bit floats (about 1.8e19 m);
+ * a body falling freely from rest needs 5 days to get this far.
+ */
+export const MAX_COORDINATE = 1e12;
+
 /** Options of an {@link XpbdWorld}; every field has a default. */
 export interface XpbdWorldOptions {
     /** Gravity (m/s²). Default `[0, −9.81, 0]`. */
@@ -255,7 +262,6 @@ export class XpbdWorld {
         // A value written between steps (by the host or a user) is checked before it becomes the "last valid" state.
         if (this._containInvalid(body)) {
             body._validPositions.set(body.positions);
-            body._validVelocities.set(body.velocities);
         }
         body.contacts.maxCorrection = 0;
         body.contactResidual.fill(0);
@@ -358,6 +364,7 @@ export class XpbdWorld {
             dampDeformation(body, context);
         }
         if (this._containInvalid(body)) {
+            body._validPositions.set(body.positions);
             measurePinForce(body, this.gravity, context);
         } else {
             body.pinForce.fill(0);
@@ -392,22 +399,29 @@ export class XpbdWorld {
     }
 
     /**
-     * Restores the body's last valid state if a position, velocity or external force is not finite, and reports it.
-     * Returns whether the state was valid.
+     * Restores the body's last valid positions, at rest, if a position, velocity or external force is not finite, or
+     * a position lies farther than {@link MAX_COORDINATE} from the origin along an axis, and reports it. Returns
+     * whether the state was valid. At rest, because the velocities that led here (a runaway, or one written between
+     * steps) would lead here again, step after step, and freeze the body.
      */
     private _containInvalid(body: SoftBody): boolean {
         const x = body.positions;
         const v = body.velocities;
         const f = body.externalForces;
         let sum = 0;
+        let far = 0;
         for (let k = 0; k < x.length; k++) {
             sum += x[k] + v[k] + f[k];
+            const distance = x[k] < 0 ? -x[k] : x[k];
+            if (distance > far) {
+                far = distance;
+            }
         }
-        if (sum - sum === 0) {
+        if (sum - sum === 0 && far <= MAX_COORDINATE) {
             return true;
         }
         x.set(body._validPositions);
-        v.set(body._validVelocities);
+        v.fill(0);
         body.previousPositions.set(x);
         for (let k = 0; k < f.length; k++) {
             if (!Number.isFinite(f[k])) {
