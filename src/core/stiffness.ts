@@ -35,5 +35,7 @@ export function complianceFromStiffness(stiffness: number, kind: keyof typeof CO
  * without bound as `w → 1` (weight 1 pins are kinematic and never reach this function) and vanishes at `w → 0`.
  */
 export function pinComplianceFromWeight(weight: number): number {
-    return (COMPLIANCE_AT_ZERO_STIFFNESS.pin * (1 - weight)) / weight;
+    // Capped so that the solver's α/h² stays finite for the tiniest weights (a weight of 5e-324 would give Infinity):
+    // at 1e30 m/N the pin pulls with 1e-30 N per metre, which is free in all but name.
+    return Math.min((COMPLIANCE_AT_ZERO_STIFFNESS.pin * (1 - weight)) / weight, 1e30);
 }

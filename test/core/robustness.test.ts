@@ -102,6 +102,24 @@ describe("a non-finite value during the simulation is contained", () => {
     });
 });
 
+describe("extreme but valid pin weights", () => {
+    test("the smallest positive weight (5e-324) acts as free, and a weight just under 1 as nearly kinematic", () => {
+        const world = new XpbdWorld();
+        const { body } = clothBody(4, { allowSleep: false });
+        world.addBody(body);
+        body.setPinWeight(0, Number.MIN_VALUE);
+        body.setPinWeight(4, 1 - 1e-16);
+        const start = body.positions.slice(12, 15);
+        for (let s = 0; s < 30; s++) {
+            world.step(1 / 60);
+        }
+        expect(world.events.count).toBe(0);
+        expect(body.positions.every(Number.isFinite)).toBe(true);
+        // Weight 1 − 1e-16: compliance 1e-18 m/N, so 10 N of cloth weight moves it by 1e-17 m.
+        expect(Math.hypot(...body.positions.slice(12, 15).map((x, k) => x - start[k]))).toBeLessThan(1e-9);
+    });
+});
+
 describe("determinism and order", () => {
     /** A 10×10 cloth hanging from two corners for `steps` 60 Hz steps; `reverse` reverses every constraint list. */
     function run(reverse: boolean, steps: number): Float64Array {
