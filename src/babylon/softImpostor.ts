@@ -8,7 +8,18 @@ import { Observable, type Observer } from "@babylonjs/core/Misc/observable";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import type { Node } from "@babylonjs/core/node";
-import { complianceFromStiffness, SOFT_BODY_DEFAULTS, SoftBodyEventType, type SoftBody, type SoftBodyOptions } from "../core/index.js";
+import {
+    booleanValue,
+    complianceFromStiffness,
+    finiteNonNegative,
+    mask32,
+    positiveFinite,
+    SOFT_BODY_DEFAULTS,
+    SoftBodyEventType,
+    unitInterval,
+    type SoftBody,
+    type SoftBodyOptions,
+} from "../core/index.js";
 import type { RenderMeshSync } from "./renderMeshSync.js";
 import { PinDriver, type PinTarget } from "./pinTargets.js";
 import type { XpbdPlugin } from "./xpbdPlugin.js";
@@ -119,11 +130,9 @@ export interface ImpostorStiffness {
  * option and the impostor class.
  */
 export function coreOptions(caller: string, o: ResolvedSoftImpostorOptions, stiffness: ImpostorStiffness): SoftBodyOptions {
-    if (!(o.mass > 0) || !Number.isFinite(o.mass)) {
-        throw new RangeError(`${caller}: mass must be a positive finite number of kg, got ${o.mass}`);
-    }
+    positiveFinite(o.mass, `${caller}: mass`);
     for (const [name, value] of Object.entries(stiffness)) {
-        checkStiffness(caller, `${name}Stiffness`, value);
+        unitInterval(value, `${caller}: ${name}Stiffness`);
     }
     for (const name of [
         "damping",
@@ -135,11 +144,14 @@ export function coreOptions(caller: string, o: ResolvedSoftImpostorOptions, stif
         "liftCoefficient",
         "windScale",
     ] as const) {
-        checkNonNegative(caller, name, o[name]);
+        finiteNonNegative(o[name], `${caller}: ${name}`);
     }
     if (o.staticFriction !== undefined) {
-        checkNonNegative(caller, "staticFriction", o.staticFriction);
+        finiteNonNegative(o.staticFriction, `${caller}: staticFriction`);
     }
+    booleanValue(o.allowSleep, `${caller}: allowSleep`);
+    mask32(o.membership, `${caller}: membership`);
+    mask32(o.collideWith, `${caller}: collideWith`);
     return {
         stretchCompliance: complianceFromStiffness(stiffness.stretch, "distance"),
         shearCompliance: complianceFromStiffness(stiffness.shear, "distance"),
@@ -158,18 +170,6 @@ export function coreOptions(caller: string, o: ResolvedSoftImpostorOptions, stif
         liftCoefficient: o.liftCoefficient,
         windScale: o.windScale,
     };
-}
-
-function checkStiffness(caller: string, name: string, value: number): void {
-    if (!(value >= 0 && value <= 1)) {
-        throw new RangeError(`${caller}: ${name} must be in [0, 1], got ${value}`);
-    }
-}
-
-function checkNonNegative(caller: string, name: string, value: number): void {
-    if (!(value >= 0) || !Number.isFinite(value)) {
-        throw new RangeError(`${caller}: ${name} must be a finite number ≥ 0, got ${value}`);
-    }
 }
 
 /**
@@ -258,9 +258,7 @@ export abstract class SoftImpostor {
         return this._mass;
     }
     public set mass(value: number) {
-        if (!(value > 0) || !Number.isFinite(value)) {
-            throw new RangeError(`mass must be a positive finite number of kg, got ${value}`);
-        }
+        positiveFinite(value, `${this._caller}: mass`);
         const k = value / this._mass;
         const masses = this.body.masses;
         for (let i = 0; i < masses.length; i++) {
@@ -309,7 +307,7 @@ export abstract class SoftImpostor {
         return this.body.damping;
     }
     public set damping(value: number) {
-        checkNonNegative(this._caller, "damping", value);
+        finiteNonNegative(value, `${this._caller}: damping`);
         this.body.damping = value;
     }
 
@@ -318,7 +316,7 @@ export abstract class SoftImpostor {
         return this.body.kineticFriction;
     }
     public set friction(value: number) {
-        checkNonNegative(this._caller, "friction", value);
+        finiteNonNegative(value, `${this._caller}: friction`);
         this.body.kineticFriction = value;
         if (!this._staticFrictionGiven) {
             this.body.staticFriction = value;
@@ -330,7 +328,7 @@ export abstract class SoftImpostor {
         return this.body.staticFriction;
     }
     public set staticFriction(value: number) {
-        checkNonNegative(this._caller, "staticFriction", value);
+        finiteNonNegative(value, `${this._caller}: staticFriction`);
         this.body.staticFriction = value;
         this._staticFrictionGiven = true;
     }
@@ -340,7 +338,7 @@ export abstract class SoftImpostor {
         return this.body.thickness;
     }
     public set thickness(value: number) {
-        checkNonNegative(this._caller, "thickness", value);
+        finiteNonNegative(value, `${this._caller}: thickness`);
         this.body.thickness = value;
         this.body.wake();
     }
@@ -350,7 +348,7 @@ export abstract class SoftImpostor {
         return this.body.sleepVelocity;
     }
     public set sleepVelocity(value: number) {
-        checkNonNegative(this._caller, "sleepVelocity", value);
+        finiteNonNegative(value, `${this._caller}: sleepVelocity`);
         this.body.sleepVelocity = value;
     }
 
@@ -359,7 +357,7 @@ export abstract class SoftImpostor {
         return this.body.sleepTime;
     }
     public set sleepTime(value: number) {
-        checkNonNegative(this._caller, "sleepTime", value);
+        finiteNonNegative(value, `${this._caller}: sleepTime`);
         this.body.sleepTime = value;
     }
 
@@ -368,7 +366,7 @@ export abstract class SoftImpostor {
         return this.body.allowSleep;
     }
     public set allowSleep(value: boolean) {
-        this.body.allowSleep = value;
+        this.body.allowSleep = booleanValue(value, `${this._caller}: allowSleep`);
         this.body.wake();
     }
 
@@ -377,7 +375,7 @@ export abstract class SoftImpostor {
         return this.body.dragCoefficient;
     }
     public set dragCoefficient(value: number) {
-        checkNonNegative(this._caller, "dragCoefficient", value);
+        finiteNonNegative(value, `${this._caller}: dragCoefficient`);
         this.body.dragCoefficient = value;
         this.body.wake();
     }
@@ -387,7 +385,7 @@ export abstract class SoftImpostor {
         return this.body.liftCoefficient;
     }
     public set liftCoefficient(value: number) {
-        checkNonNegative(this._caller, "liftCoefficient", value);
+        finiteNonNegative(value, `${this._caller}: liftCoefficient`);
         this.body.liftCoefficient = value;
         this.body.wake();
     }
@@ -397,7 +395,7 @@ export abstract class SoftImpostor {
         return this.body.windScale;
     }
     public set windScale(value: number) {
-        checkNonNegative(this._caller, "windScale", value);
+        finiteNonNegative(value, `${this._caller}: windScale`);
         this.body.windScale = value;
         this.body.wake();
     }
@@ -462,9 +460,7 @@ export abstract class SoftImpostor {
         const perParticle = new Float64Array(this.body.particleCount);
         for (let v = 0; v < weights.length; v++) {
             const w = weights[v];
-            if (!(w >= 0 && w <= 1)) {
-                throw new RangeError(`setPinWeights: weight of vertex ${v} must be in [0, 1], got ${w}`);
-            }
+            unitInterval(w, `setPinWeights: weight of vertex ${v}`);
             const p = this.vertexToParticle[v];
             perParticle[p] = Math.max(perParticle[p], w);
         }
@@ -653,7 +649,7 @@ export abstract class SoftImpostor {
     protected abstract _kindOptions(): Partial<SoftImpostorOptionValues>;
 
     private _setStiffness(kind: keyof ImpostorStiffness, value: number, mapping: "distance" | "bend" | "volume"): number {
-        checkStiffness(this._caller, `${kind}Stiffness`, value);
+        unitInterval(value, `${this._caller}: ${kind}Stiffness`);
         this._stiffness[kind] = value;
         this.body.wake();
         return complianceFromStiffness(value, mapping);

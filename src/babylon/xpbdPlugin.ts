@@ -10,7 +10,7 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin";
 import type { PhysicsEngine } from "@babylonjs/core/Physics/v2/physicsEngine";
 import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody";
-import { positiveInteger, XpbdWorld, type Collider, type StepStats } from "../core/index.js";
+import { finiteNonNegative, positiveInteger, XpbdWorld, type Collider, type StepStats } from "../core/index.js";
 import { HavokColliderSync } from "./havokColliderSync.js";
 import { havokStepSeconds } from "./havokStepTime.js";
 import type { SoftImpostor } from "./softImpostor.js";
@@ -237,10 +237,7 @@ export class XpbdPlugin {
         return this.world.airDensity;
     }
     public set airDensity(value: number) {
-        if (!(value >= 0) || !Number.isFinite(value)) {
-            throw new RangeError(`airDensity must be a finite number ≥ 0, got ${value}`);
-        }
-        this.world.airDensity = value;
+        this.world.airDensity = finiteNonNegative(value, "airDensity");
     }
 
     /** Whether {@link dispose} was called. */

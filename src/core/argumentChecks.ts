@@ -1,12 +1,70 @@
 /**
  * Argument checks shared by every layer, so that a value is judged the same way (and the error reads the same)
- * whether it comes through the core or the Babylon API.
+ * whether it comes through the core or the Babylon API. Each takes the name to print (the Babylon layer prefixes the
+ * API, e.g. `"ClothImpostor: damping"`). Plain JavaScript callers can pass anything: a value of the wrong type is a
+ * TypeError, a number out of range a RangeError, and neither is ever coerced (`"0.5"` is not a stiffness).
  */
 
-/** Returns `value` if it is an integer ≥ 1; otherwise throws a RangeError naming `name`. */
+/** How a rejected value is shown: strings quoted, so that `"2"` does not read as the number 2. */
+export function describeValue(value: unknown): string {
+    return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+function requireNumber(value: unknown, name: string): asserts value is number {
+    if (typeof value !== "number") {
+        throw new TypeError(`${name} must be a number, got ${describeValue(value)} (${typeof value})`);
+    }
+}
+
+/** Returns `value` if it is an integer ≥ 1; otherwise throws naming `name`. */
 export function positiveInteger(value: number, name: string): number {
+    requireNumber(value, name);
     if (!Number.isInteger(value) || value < 1) {
         throw new RangeError(`${name} must be a positive integer, got ${value}`);
+    }
+    return value;
+}
+
+/** Returns `value` if it is a finite number ≥ 0; otherwise throws naming `name`. */
+export function finiteNonNegative(value: number, name: string): number {
+    requireNumber(value, name);
+    if (!(value >= 0) || !Number.isFinite(value)) {
+        throw new RangeError(`${name} must be a finite number ≥ 0, got ${value}`);
+    }
+    return value;
+}
+
+/** Returns `value` if it is a positive finite number; otherwise throws naming `name`. */
+export function positiveFinite(value: number, name: string): number {
+    requireNumber(value, name);
+    if (!(value > 0) || !Number.isFinite(value)) {
+        throw new RangeError(`${name} must be a positive finite number, got ${value}`);
+    }
+    return value;
+}
+
+/** Returns `value` if it is a number in [0, 1]; otherwise throws naming `name`. */
+export function unitInterval(value: number, name: string): number {
+    requireNumber(value, name);
+    if (!(value >= 0 && value <= 1)) {
+        throw new RangeError(`${name} must be in [0, 1], got ${value}`);
+    }
+    return value;
+}
+
+/** Returns `value` if it is a boolean; otherwise throws naming `name` (a string such as `"false"` is truthy). */
+export function booleanValue(value: boolean, name: string): boolean {
+    if (typeof value !== "boolean") {
+        throw new TypeError(`${name} must be a boolean, got ${describeValue(value)} (${typeof value})`);
+    }
+    return value;
+}
+
+/** Returns `value` if it is a 32-bit mask (an integer in [0, 2³²)); otherwise throws naming `name`. */
+export function mask32(value: number, name: string): number {
+    requireNumber(value, name);
+    if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) {
+        throw new RangeError(`${name} must be an integer mask in [0, 0xffffffff], got ${value}`);
     }
     return value;
 }

@@ -1,3 +1,4 @@
+import { unitInterval } from "./argumentChecks.js";
 import { pinComplianceFromWeight } from "./stiffness.js";
 import type { SubstepContext } from "./substepContext.js";
 
@@ -45,9 +46,7 @@ export class PinConstraints {
 
     /** Sets the pin weight of a particle (0 frees it). Throws a RangeError outside [0, 1]. */
     public setWeight(particle: number, weight: number): void {
-        if (!(weight >= 0 && weight <= 1)) {
-            throw new RangeError(`pin weight must be in [0, 1], got ${weight} for particle ${particle}`);
-        }
+        unitInterval(weight, `pin weight of particle ${particle}`);
         if (!(particle >= 0 && particle < this.weights.length) || !Number.isInteger(particle)) {
             throw new RangeError(`particle index ${particle} is out of range [0, ${this.weights.length})`);
         }

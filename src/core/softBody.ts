@@ -1,3 +1,4 @@
+import { booleanValue, finiteNonNegative, mask32 } from "./argumentChecks.js";
 import { DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT } from "./aerodynamics.js";
 import { BendConstraints } from "./bendConstraints.js";
 import { colourOrder, reorderConstraints } from "./constraintColouring.js";
@@ -501,11 +502,12 @@ function validateOptions(o: Required<SoftBodyOptions>): void {
         "windScale",
     ];
     for (const key of nonNegative) {
-        const value = o[key] as number;
-        if (!(value >= 0) || !Number.isFinite(value)) {
-            throw new RangeError(`${key} must be a finite number ≥ 0, got ${value}`);
-        }
+        finiteNonNegative(o[key] as number, key);
     }
+    booleanValue(o.allowSleep, "allowSleep");
+    booleanValue(o.tethers, "tethers");
+    mask32(o.membership, "membership");
+    mask32(o.collideWith, "collideWith");
     if (!(o.maxContactsPerParticle >= 1) || !Number.isInteger(o.maxContactsPerParticle)) {
         throw new RangeError(`maxContactsPerParticle must be a positive integer, got ${o.maxContactsPerParticle}`);
     }

@@ -1,3 +1,5 @@
+import { unitInterval } from "./argumentChecks.js";
+
 /**
  * Stiffness sliders live in [0, 1]; the solver wants an XPBD compliance α (inverse stiffness, ≥ 0).
  *
@@ -21,12 +23,10 @@ const FLOOR = Math.pow(10, -DECADES);
 
 /**
  * Converts a stiffness in [0, 1] to an XPBD compliance for the given kind (see the module comment for the mapping).
- * Throws a RangeError for values outside [0, 1] or not finite.
+ * Throws a RangeError for values outside [0, 1], a TypeError for a value that is not a number.
  */
 export function complianceFromStiffness(stiffness: number, kind: keyof typeof COMPLIANCE_AT_ZERO_STIFFNESS): number {
-    if (!(stiffness >= 0 && stiffness <= 1)) {
-        throw new RangeError(`${kind} stiffness must be in [0, 1], got ${stiffness}`);
-    }
+    unitInterval(stiffness, `${kind} stiffness`);
     return (COMPLIANCE_AT_ZERO_STIFFNESS[kind] * (Math.pow(10, -DECADES * stiffness) - FLOOR)) / (1 - FLOOR);
 }
 

@@ -1,4 +1,4 @@
-import { positiveInteger } from "./argumentChecks.js";
+import { finiteNonNegative, positiveInteger } from "./argumentChecks.js";
 import { computeAerodynamicForces, DEFAULT_AIR_DENSITY } from "./aerodynamics.js";
 import { measureBody } from "./bodyMeasures.js";
 import { ColliderMotion, type Collider } from "./collider.js";
@@ -117,10 +117,7 @@ export class XpbdWorld {
             throw new RangeError(`wind must be finite, got ${wind.join(", ")}`);
         }
         this.wind.set(wind);
-        this.airDensity = options.airDensity ?? DEFAULT_AIR_DENSITY;
-        if (!(this.airDensity >= 0) || !Number.isFinite(this.airDensity)) {
-            throw new RangeError(`airDensity must be a finite number ≥ 0, got ${this.airDensity}`);
-        }
+        this.airDensity = finiteNonNegative(options.airDensity ?? DEFAULT_AIR_DENSITY, "airDensity");
         this.substeps = positiveInteger(options.substeps ?? 5, "substeps");
         this.iterations = positiveInteger(options.iterations ?? 1, "iterations");
         const cellSize = options.cellSize ?? 0.5;

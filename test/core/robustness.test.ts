@@ -34,7 +34,7 @@ describe("invalid input is rejected with an error naming the element", () => {
         expect(() => new XpbdWorld({ substeps: 0 })).toThrow(/substeps must be a positive integer/);
         expect(() => new XpbdWorld().step(-1)).toThrow(/time step must be positive/);
         const body = new SoftBody({ positions: tet });
-        expect(() => body.setPinWeight(0, 2)).toThrow(/pin weight must be in \[0, 1\]/);
+        expect(() => body.setPinWeight(0, 2)).toThrow(/pin weight of particle 0 must be in \[0, 1\], got 2/);
         expect(() => body.setPinWeight(9, 1)).toThrow(/particle index 9 is out of range/);
     });
 });
