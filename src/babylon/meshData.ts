@@ -22,7 +22,8 @@ export interface MeshData {
 
 /**
  * Reads `mesh` (world matrix recomputed first). `caller` names the API in error messages.
- * @throws Error when the mesh is disposed, has no positions or has no indices (unindexed meshes are not supported).
+ * @throws Error when the mesh is disposed, has no positions, a non-finite coordinate, or no indices (unindexed meshes
+ *   are not supported).
  */
 export function readMeshData(mesh: Mesh, caller: string): MeshData {
     if (!mesh || mesh.isDisposed()) {
@@ -35,6 +36,14 @@ export function readMeshData(mesh: Mesh, caller: string): MeshData {
     const indices = mesh.getIndices(true, true);
     if (!indices || indices.length === 0) {
         throw new Error(`${caller}: mesh "${mesh.name}" has no indices (an indexed triangle mesh is required)`);
+    }
+    // Checked before the world matrix mixes the axes (an infinite y would read as a NaN x).
+    for (let i = 0; i < positions.length; i++) {
+        if (!Number.isFinite(positions[i])) {
+            throw new Error(
+                `${caller}: mesh "${mesh.name}" vertex ${Math.floor(i / 3)} has a non-finite ${"xyz"[i % 3]} coordinate (${positions[i]})`,
+            );
+        }
     }
     const normals = mesh.getVerticesData(VertexBuffer.NormalKind, true, true);
     const vertexCount = positions.length / 3;
