@@ -3,8 +3,9 @@
  * shear and bend constraints.
  */
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
+import { Logger } from "@babylonjs/core/Misc/logger";
 import { SoftBody } from "../core/index.js";
-import { applyWeldBinding, buildClothTopology } from "../meshing/index.js";
+import { applyWeldBinding, buildClothTopology, type ClothTopologyReport } from "../meshing/index.js";
 import { readMeshData } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
 import {
@@ -39,6 +40,12 @@ export const CLOTH_IMPOSTOR_DEFAULTS = { shearStiffness: 0.9, bendStiffness: 0.5
  */
 export class ClothImpostor extends SoftImpostor {
     /**
+     * What building the cloth found in the mesh: non-manifold edges, dropped degenerate or duplicate triangles,
+     * isolated vertices, flipped windings. Anything there is also reported once with `Logger.Warn`.
+     */
+    public readonly topologyReport: ClothTopologyReport;
+
+    /**
      * @param mesh - an indexed triangle mesh (not disposed)
      * @param options - see {@link ClothImpostorOptions}
      * @param plugin - the scene's {@link XpbdPlugin}
@@ -72,6 +79,8 @@ export class ClothImpostor extends SoftImpostor {
             }
         }
         super("cloth", mesh, body, topology.renderToParticle, plugin, o, stiffness, new RenderMeshSync(mesh, data));
+        this.topologyReport = topology.report;
+        warnAboutTopology(mesh.name, topology.report);
     }
 
     /** Returns "ClothImpostor". */
@@ -85,5 +94,20 @@ export class ClothImpostor extends SoftImpostor {
 
     protected _kindOptions(): Partial<SoftImpostorOptionValues> {
         return { shearStiffness: this.shearStiffness, bendStiffness: this.bendStiffness };
+    }
+}
+
+/** One warning listing what in the mesh the cloth could not use as given (nothing when the mesh is clean). */
+function warnAboutTopology(name: string, report: ClothTopologyReport): void {
+    const findings = [
+        [report.nonManifoldEdges.length / 2, "non-manifold edges (more than two triangles; they get no shear or bend)"],
+        [report.degenerateTriangles.length, "degenerate triangles (dropped)"],
+        [report.duplicateTriangles.length, "duplicate triangles (dropped)"],
+        [report.isolatedParticles.length, "vertices in no triangle (left unconstrained)"],
+        [report.inconsistentEdgeCount, "edges where the winding flips"],
+    ] as const;
+    const found = findings.filter(([count]) => count > 0).map(([count, what]) => `${count} ${what}`);
+    if (found.length > 0) {
+        Logger.Warn(`ClothImpostor: mesh "${name}" has ${found.join(", ")}; see topologyReport`);
     }
 }
