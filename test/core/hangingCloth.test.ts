@@ -16,7 +16,12 @@ describe("16×16 hanging cloth over a static sphere", () => {
     body.setPinWeight(columns - 1, 1);
     world.addBody(body);
     world.addCollider(new Collider([{ kind: "sphere", center, radius }]));
-    let deepest = 0;
+    /** Distance of particle `p` from the sphere's surface (negative inside). */
+    const surfaceDistance = (p: number): number =>
+        Math.hypot(body.positions[3 * p] - center[0], body.positions[3 * p + 1] - center[1], body.positions[3 * p + 2] - center[2]) -
+        radius;
+    // Deepest intrusion into the thickness shell (thickness − distance), over every particle after every step.
+    let deepest = -Infinity;
     let maxRatio = 0;
     let maxCorrection = 0;
     for (let s = 0; s < 600; s++) {
@@ -24,22 +29,30 @@ describe("16×16 hanging cloth over a static sphere", () => {
         maxRatio = Math.max(maxRatio, world.stats.maxEdgeRatio);
         maxCorrection = Math.max(maxCorrection, world.stats.maxContactCorrection);
         for (let p = 0; p < body.particleCount; p++) {
-            const d =
-                Math.hypot(
-                    body.positions[3 * p] - center[0],
-                    body.positions[3 * p + 1] - center[1],
-                    body.positions[3 * p + 2] - center[2],
-                ) - radius;
-            deepest = Math.max(deepest, thickness - d);
+            deepest = Math.max(deepest, thickness - surfaceDistance(p));
         }
     }
+    let touching = 0;
+    for (let p = 0; p < body.particleCount; p++) {
+        // Within 0.1 mm of the shell: resting on it.
+        if (surfaceDistance(p) < thickness + 1e-4) touching++;
+    }
+    console.log(
+        `hanging cloth over a sphere: deepest intrusion into the ${thickness * 1000} mm shell ${(deepest * 1000).toExponential(2)} mm; ` +
+            `${touching} particles on the shell at rest; max edge ratio ${world.stats.maxEdgeRatio.toFixed(4)} (worst ${maxRatio.toFixed(4)}), ` +
+            `mean ${world.stats.meanEdgeRatio.toFixed(5)}`,
+    );
 
-    test("no particle is ever deeper inside the sphere than its thickness + 1 mm", () => {
-        expect(deepest).toBeLessThan(thickness + 0.001);
+    test("every particle keeps its thickness from the sphere within 0.1 mm (1% of the thickness), at every step", () => {
+        // The contact projects the particle onto the shell at `thickness` in the last pass of every substep, so
+        // what is left is what the constraints solved after it move it back in: a fraction of a percent of the
+        // thickness (measured: 2e-13 m). 1% of the thickness is a tenth of a millimetre, invisible on a 1 m cloth.
+        expect(deepest).toBeLessThan(0.01 * thickness);
     });
 
-    test("it rests against the sphere (the scene is what it says)", () => {
+    test("it rests against the sphere (the scene is what it says): particles lie on the shell, contacts reported", () => {
         expect(world.stats.contacts).toBeGreaterThan(0);
+        expect(touching).toBeGreaterThan(0);
     });
 
     test("it settles: kinetic energy < 1e-6 J after 10 s, without sleeping", () => {
@@ -47,8 +60,25 @@ describe("16×16 hanging cloth over a static sphere", () => {
         expect(world.stats.kineticEnergy).toBeLessThan(1e-6);
     });
 
-    test("the edge ratio is reported and stays bounded (max < 1.1, mean within 1%)", () => {
-        expect(world.stats.maxEdgeRatio).toBeGreaterThan(1);
+    test("the reported edge ratios are those of the positions, and stay bounded (max < 1.1, mean within 1%)", () => {
+        // Recomputed from the particles and the rest lengths: the statistics report the cloth, not a stale value.
+        let max = 0;
+        let sum = 0;
+        const { indices, restLengths } = body.stretch;
+        for (let c = 0; c < restLengths.length; c++) {
+            const a = 3 * indices[2 * c];
+            const b = 3 * indices[2 * c + 1];
+            const ratio =
+                Math.hypot(
+                    body.positions[b] - body.positions[a],
+                    body.positions[b + 1] - body.positions[a + 1],
+                    body.positions[b + 2] - body.positions[a + 2],
+                ) / restLengths[c];
+            max = Math.max(max, ratio);
+            sum += ratio;
+        }
+        expect(world.stats.maxEdgeRatio).toBeCloseTo(max, 12);
+        expect(world.stats.meanEdgeRatio).toBeCloseTo(sum / restLengths.length, 12);
         expect(maxRatio).toBeLessThan(1.1);
         expect(Math.abs(world.stats.meanEdgeRatio - 1)).toBeLessThan(0.01);
         // The contact correction is reported: positive while the cloth hits the sphere, and never more than a few
