@@ -1,7 +1,12 @@
 // Runs a 128×128, 1 kg, 1 m cloth hanging from its two top corners for 1 s at the default quality and prints the
-// figures as JSON. It runs in plain Node on the compiled dist/ (jest's sandbox slows this solver down about tenfold).
-import { createClothGrid } from "../../dist/meshing/index.js";
-import { SoftBody, XpbdWorld } from "../../dist/core/index.js";
+// figures as JSON. It runs in plain Node (jest's sandbox slows this solver down about tenfold) on the library compiled
+// to the folder given as the first argument (test/support/compileSources.ts), dist/ without one.
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const root = process.argv[2] ?? path.join(import.meta.dirname, "../../dist");
+const { createClothGrid } = await import(pathToFileURL(path.join(root, "meshing/index.js")).href);
+const { SoftBody, XpbdWorld } = await import(pathToFileURL(path.join(root, "core/index.js")).href);
 
 const grid = createClothGrid({ width: 1, height: 1, segmentsX: 128, segmentsY: 128 });
 const t = grid.topology;
