@@ -12,7 +12,7 @@ import { createHavokScene, type HavokScene } from "../support/havokScene";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { ClothImpostor, type ClothImpostorOptions } from "../../src/babylon/clothImpostor";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor";
-import { DEFAULT_AIR_DENSITY, DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT } from "../../src/core/index";
+import { DEFAULT_AIR_DENSITY } from "../../src/core/index";
 
 /**
  * A vertical 1 m square cloth (xy plane, facing ±z, centred at (x, 1.5, 0)), 12 × 12 cells, pinned along its top
@@ -66,23 +66,47 @@ describe("wind on the plugin", () => {
         expect(xpbd.world.airDensity).toBe(1);
     });
 
-    it("gives impostors the documented coefficients: cloth the core's, soft bodies half", () => {
+    it("pushes a still sheet with ½ρC_D A|u|² at C_D = 1.2, and a jelly with half of that per face (C_D = 0.6)", () => {
+        // Defaults under test: no coefficient given. The wind is horizontal, gravity vertical: the first step's
+        // momentum along the wind is the wind's force times the step, F·dt (the force is held over the step).
+        const xpbd = new XpbdPlugin(h.scene, { wind: new Vector3(0, 0, 8) });
+        const sheet = uprightSheet(h, xpbd, 0, { mass: 0.5, pins: [] });
+        const box = CreateBox("jelly", { size: 0.5 }, h.scene);
+        box.position.set(3, 3, 0);
+        const jelly = new SoftBodyImpostor(box, { resolution: 2, mass: 2 }, xpbd);
+        // The jelly's surface triangles seen along the wind: Σ A·|n_z| (its tetrahedral surface, not exactly the box).
+        let seenArea = 0;
+        const x = jelly.body.positions;
+        const tri = jelly.body.triangles;
+        for (let t = 0; t < tri.length; t += 3) {
+            const [a, b, c] = [3 * tri[t], 3 * tri[t + 1], 3 * tri[t + 2]];
+            seenArea += Math.abs((x[b] - x[a]) * (x[c + 1] - x[a + 1]) - (x[b + 1] - x[a + 1]) * (x[c] - x[a])) / 2;
+        }
+        h.step();
+        const pushZ = (body: { masses: Float64Array; velocities: Float64Array; particleCount: number }): number => {
+            let p = 0;
+            for (let i = 0; i < body.particleCount; i++) p += body.masses[i] * body.velocities[3 * i + 2];
+            return p;
+        };
+        const dt = 1 / 60;
+        // Sheet, face-on: ½·1.2·1.2·1 m²·64 = 46.08 N. Jelly: every face is pushed by drag over its area seen by
+        // the wind; lift is perpendicular to the wind and adds nothing along it: ½·1.2·0.6·64·Σ A·|n_z|.
+        const sheetForce = pushZ(sheet.body) / dt;
+        const jellyForce = pushZ(jelly.body) / dt;
+        const jellyExpected = 0.5 * 1.2 * 0.6 * 64 * seenArea;
+        console.log(
+            `8 m/s wind: sheet ${sheetForce.toFixed(4)} N (46.08 expected), jelly ${jellyForce.toFixed(4)} N ` +
+                `(${jellyExpected.toFixed(4)} expected over its ${seenArea.toFixed(4)} m² of faces seen)`,
+        );
+        // 1e-6: exact up to round-off, unless a default or the halving changed.
+        expect(Math.abs(sheetForce - 46.08) / 46.08).toBeLessThan(1e-6);
+        expect(Math.abs(jellyForce - jellyExpected) / jellyExpected).toBeLessThan(1e-6);
+    });
+
+    it("passes per-impostor coefficients to the core body and rejects negative ones", () => {
         const xpbd = new XpbdPlugin(h.scene);
-        const sheet = uprightSheet(h, xpbd, 0);
-        expect([sheet.dragCoefficient, sheet.liftCoefficient, sheet.windScale]).toEqual([
-            DEFAULT_DRAG_COEFFICIENT,
-            DEFAULT_LIFT_COEFFICIENT,
-            1,
-        ]);
         const box = CreateBox("jelly", { size: 0.5 }, h.scene);
         const jelly = new SoftBodyImpostor(box, { resolution: 2 }, xpbd);
-        expect([jelly.dragCoefficient, jelly.liftCoefficient, jelly.windScale]).toEqual([
-            DEFAULT_DRAG_COEFFICIENT / 2,
-            DEFAULT_LIFT_COEFFICIENT / 2,
-            1,
-        ]);
-        expect(jelly.body.dragCoefficient).toBe(DEFAULT_DRAG_COEFFICIENT / 2);
-
         jelly.dragCoefficient = 2;
         jelly.liftCoefficient = 0;
         jelly.windScale = 0.5;
