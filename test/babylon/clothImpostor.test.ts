@@ -148,7 +148,28 @@ describe("ClothImpostor on real Havok", () => {
         expect(() => new ClothImpostor(mesh, { mass: -1 }, xpbd)).toThrow(/mass must be a positive/);
         expect(xpbd.getImpostorForMesh(mesh)).toBe(cloth);
         expect(xpbd.impostors).toEqual([cloth]);
-        expect(cloth.getCenterOfMass()).toBeInstanceOf(Vector3);
+        // The centre of mass is Σ m·x / Σ m over the particles (here with the two corners re-pinned at weight 1 for
+        // 30 more steps): recomputed from the particles; and the cloth hangs symmetrically between its pins, below them.
+        cloth.setPinWeight(0, 1);
+        cloth.setPinWeight(8, 1);
+        h.step(30);
+        const center = cloth.getCenterOfMass();
+        const expected = new Vector3();
+        let total = 0;
+        for (let i = 0; i < cloth.body.particleCount; i++) {
+            const m = cloth.body.masses[i];
+            expected.addInPlace(Vector3.FromArray(cloth.body.positions, 3 * i).scale(m));
+            total += m;
+        }
+        expected.scaleInPlace(1 / total);
+        const pinA = Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[0]);
+        const pinB = Vector3.FromArray(cloth.body.positions, 3 * cloth.vertexToParticle[8]);
+        console.log(`cloth centre of mass ${center.toString()}, pins at ${pinA.toString()} and ${pinB.toString()}`);
+        expect(center).toBeInstanceOf(Vector3);
+        expect(center.subtract(expected).length()).toBeLessThan(1e-12);
+        // Mirror-symmetric about the plane halfway between the pins (1 mm: the solver's sweep order is not symmetric).
+        expect(Math.abs(Vector3.Dot(center.subtract(pinA.add(pinB).scale(0.5)), pinB.subtract(pinA).normalize()))).toBeLessThan(1e-3);
+        expect(center.y).toBeLessThan(pinA.y - 0.1);
     });
 });
 
