@@ -77,6 +77,15 @@ describe("Inspector soft-body panes (#inspector)", () => {
         await pane.getByRole("button", { name: "trampoline (cloth)" }).waitFor();
         await pane.getByRole("button", { name: "jelly (soft body)" }).waitFor();
         await page.locator('[data-fui-tree-item-value$="/Soft bodies"]').waitFor();
+        // One button per impostor of the plugin, named after its mesh and kind, and no other.
+        const listed = await pane.getByRole("button", { name: /\((cloth|soft body)\)$/ }).allTextContents();
+        const expected = await page.evaluate(() =>
+            (window.__playground.demo?.handle as { xpbd: XpbdPlugin }).xpbd.impostors.map(
+                (impostor) => `${impostor.mesh.name} (${impostor.kind === "cloth" ? "cloth" : "soft body"})`,
+            ),
+        );
+        expect(listed.map((text) => text.trim()).sort()).toEqual([...expected].sort());
+        expect(expected).toHaveLength(2);
     });
 
     test("selecting the cloth shows its panels", async () => {
@@ -258,6 +267,45 @@ describe("Inspector soft-body panes (#inspector)", () => {
         ]) {
             await page.getByText(label, { exact: true }).filter({ visible: true }).first().waitFor();
         }
+        // The figures shown are the solver's: the counts that do not change while it runs are exactly the plugin's
+        // (the section polls every 500 ms, so wait a poll), and the sleeping bodies are some of the bodies.
+        await page.waitForTimeout(600);
+        const figures = await page.evaluate(
+            (labels) => {
+                // The section: the nearest ancestor of its title that holds all its lines.
+                const title = Array.from(document.querySelectorAll("*")).find(
+                    (element) => element.childElementCount === 0 && element.textContent?.trim() === "Soft bodies (XPBD)",
+                );
+                let section: Element | null | undefined = title;
+                while (section && !labels.every((label) => section!.textContent?.includes(label))) section = section.parentElement;
+                const shown: Record<string, number> = {};
+                const lines: string[] = [];
+                for (const label of labels) {
+                    const span = Array.from(section?.querySelectorAll("span") ?? []).find(
+                        (element) => element.textContent?.trim() === label,
+                    );
+                    // The label's line: the nearest ancestor holding more text than the label; its value is the rest.
+                    let line: HTMLElement | null | undefined = span?.parentElement;
+                    while (line && line.textContent?.trim() === label) line = line.parentElement;
+                    lines.push(line?.textContent ?? "");
+                    // Thousands are grouped with commas ("1,983").
+                    shown[label] = Number.parseFloat((line?.textContent ?? "").replace(label, "").replace(/,/g, "").trim());
+                }
+                const s = (window.__playground.demo?.handle as { xpbd: XpbdPlugin }).xpbd.stats;
+                return { shown, lines, particles: s.particles, stretch: s.stretchConstraints, bodies: s.bodies };
+            },
+            ["Particles", "Stretch constraints", "Bodies", "Sleeping bodies", "Max edge ratio"],
+        );
+        console.log(`Statistics pane: ${JSON.stringify(figures)}`);
+        expect(figures.shown["Particles"]).toBe(figures.particles);
+        expect(figures.shown["Stretch constraints"]).toBe(figures.stretch);
+        expect(figures.shown["Bodies"]).toBe(2);
+        expect(figures.bodies).toBe(2);
+        expect(figures.shown["Sleeping bodies"]).toBeGreaterThanOrEqual(0);
+        expect(figures.shown["Sleeping bodies"]).toBeLessThanOrEqual(2);
+        // Edge ratio: a real stretch, between the rest length and the over-stretch ratio.
+        expect(figures.shown["Max edge ratio"]).toBeGreaterThan(0.99);
+        expect(figures.shown["Max edge ratio"]).toBeLessThan(1.5);
         await section.scrollIntoViewIfNeeded();
         await saveScreenshot(page, "inspector-stats");
     });
