@@ -1,5 +1,5 @@
-// The plugin benchmark (`npm run bench:plugin`): the stress demo's scene (playground/demos/stress.ts, rebuilt here from
-// the library's public API, without its UI) on a NullEngine with the real Havok WASM, one fixed 1/60 s Havok step per
+// The plugin benchmark (`npm run bench:plugin`): the stress demo's scene (playground/demos/stress.ts, rebuilt from the
+// library's public API in scripts/stressScene.mjs) on a NullEngine with the real Havok WASM, one fixed 1/60 s Havok step per
 // frame. Prints one line: milliseconds per frame (medians) of Havok's step, the XPBD core step and each part of the
 // plugin's own work (from `XpbdPlugin.timings`), and the young-generation bytes the plugin allocates per frame.
 // It imports the compiled ES modules in dist/ (the npm script compiles them first) and needs
@@ -7,31 +7,8 @@
 //
 // Environment: BENCH_WARMUP frames before anything is measured (default 300), BENCH_FRAMES timed frames (default 300),
 // BENCH_BYTES_FRAMES frames whose allocation is measured (default 300).
-import { readFileSync } from "node:fs";
-import { createRequire, register } from "node:module";
 import { GCProfiler, getHeapStatistics } from "node:v8";
-
-// Static imports are linked before this line runs, so everything that imports Babylon is loaded dynamically below.
-register("./babylonResolveHook.mjs", import.meta.url);
-
-const { NullEngine } = await import("@babylonjs/core/Engines/nullEngine");
-const { Scene } = await import("@babylonjs/core/scene");
-const { TargetCamera } = await import("@babylonjs/core/Cameras/targetCamera");
-const { Quaternion, Vector3 } = await import("@babylonjs/core/Maths/math.vector");
-const { Logger } = await import("@babylonjs/core/Misc/logger");
-const { CreateBox } = await import("@babylonjs/core/Meshes/Builders/boxBuilder");
-const { CreateGround } = await import("@babylonjs/core/Meshes/Builders/groundBuilder");
-const { CreateSphere } = await import("@babylonjs/core/Meshes/Builders/sphereBuilder");
-const { Mesh } = await import("@babylonjs/core/Meshes/mesh");
-const { VertexData } = await import("@babylonjs/core/Meshes/mesh.vertexData");
-const { PhysicsShapeType } = await import("@babylonjs/core/Physics/v2/IPhysicsEnginePlugin");
-const { PhysicsAggregate } = await import("@babylonjs/core/Physics/v2/physicsAggregate");
-const { HavokPlugin } = await import("@babylonjs/core/Physics/v2/Plugins/havokPlugin");
-// Side effects: without these, scene.enablePhysics does nothing under deep imports.
-await import("@babylonjs/core/Physics/joinedPhysicsEngineComponent");
-await import("@babylonjs/core/Physics/v2/physicsEngineComponent");
-const { default: HavokPhysics } = await import("@babylonjs/havok");
-const { ClothImpostor, SoftBodyImpostor, XpbdPlugin, createClothGrid } = await import("../dist/index.js");
+import { loadHavok, stressScene } from "./stressScene.mjs";
 
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 300);
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 300);
@@ -50,64 +27,6 @@ function line(fields) {
 function median(values) {
     const sorted = Float64Array.from(values).sort();
     return sorted[Math.floor(sorted.length / 2)];
-}
-
-/** The Havok WASM module; `HavokPhysics()` would fetch the .wasm by URL, which fails in Node. */
-async function loadHavok() {
-    const bytes = readFileSync(createRequire(import.meta.url).resolve("@babylonjs/havok/lib/esm/HavokPhysics.wasm"));
-    // Exact copy: a Node Buffer may be a view into a larger pooled ArrayBuffer.
-    return HavokPhysics({ wasmBinary: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) });
-}
-
-/**
- * The stress demo's scene: a static ground box; six stations, each a static sphere with a 12×12-quad free cloth
- * falling on it and a soft cube (resolution 3); six dynamic 0.3 kg Havok boxes raining on each station. XPBD at the
- * demo's medium tier, the default quality (5 substeps × 1 iteration).
- */
-function stressScene(hk) {
-    Logger.LogLevels = Logger.WarningLogLevel | Logger.ErrorLogLevel;
-    const engine = new NullEngine();
-    const scene = new Scene(engine);
-    new TargetCamera("camera", new Vector3(0, 5, -11), scene); // scene.render() needs one
-    scene.enablePhysics(new Vector3(0, -9.81, 0), new HavokPlugin(false, hk));
-    scene.useConstantAnimationDeltaTime = true;
-    const ground = CreateGround("ground", { width: 20, height: 20 }, scene);
-    new PhysicsAggregate(ground, PhysicsShapeType.BOX, { mass: 0, friction: 0.8 }, scene);
-
-    const xpbd = new XpbdPlugin(scene);
-    let station = 0;
-    for (const z of [-1.6, 1.6]) {
-        for (const x of [-3.2, 0, 3.2]) {
-            const sphere = CreateSphere(`sphere${station}`, { diameter: 0.9, segments: 16 }, scene);
-            sphere.position.set(x, 0.45, z);
-            new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0 }, scene);
-
-            const grid = createClothGrid({ width: 1.3, height: 1.3, segmentsX: 12, segmentsY: 12, plane: "xz", origin: [x, 1.4, z] });
-            const data = new VertexData();
-            data.positions = grid.positions;
-            data.indices = grid.indices;
-            data.uvs = grid.uvs;
-            data.normals = grid.normals;
-            const cloth = new Mesh(`cloth${station}`, scene);
-            data.applyToMesh(cloth, true);
-            new ClothImpostor(cloth, { mass: 0.3, bendStiffness: 0.2, friction: 0.6 }, xpbd);
-
-            const cube = CreateBox(`jelly${station}`, { size: 0.45 }, scene);
-            cube.position.set(x + 0.85, 2.2, z - 0.3);
-            cube.rotation.set(0.4, 0.3 * station, 0.2);
-            new SoftBodyImpostor(cube, { mass: 1, stretchStiffness: 0.8, resolution: 3, damping: 2 }, xpbd);
-
-            for (let b = 0; b < 6; b++) {
-                const angle = b * 2.39996 + station;
-                const box = CreateBox(`box${station}_${b}`, { size: 0.25 }, scene);
-                box.position.set(x + 0.5 * Math.cos(angle), 3 + 0.5 * b, z + 0.5 * Math.sin(angle));
-                box.rotationQuaternion = Quaternion.RotationYawPitchRoll(angle, 0.5 * b, 0.3);
-                new PhysicsAggregate(box, PhysicsShapeType.BOX, { mass: 0.3, friction: 0.6 }, scene);
-            }
-            station++;
-        }
-    }
-    return { engine, scene, xpbd };
 }
 
 /** Renders `frames` frames with `xpbd.profile` on and returns the per-frame median of every phase. */
