@@ -60,11 +60,14 @@ export function booleanValue(value: boolean, name: string): boolean {
     return value;
 }
 
-/** Returns `value` if it is a 32-bit mask (an integer in [0, 2³²)); otherwise throws naming `name`. */
+/**
+ * Returns `value` as an unsigned 32-bit mask if it is a 32-bit integer, signed or not (`~GROUP` is negative in
+ * JavaScript and means every group but one); otherwise throws naming `name`.
+ */
 export function mask32(value: number, name: string): number {
     requireNumber(value, name);
-    if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) {
-        throw new RangeError(`${name} must be an integer mask in [0, 0xffffffff], got ${value}`);
+    if (!Number.isInteger(value) || value < -0x80000000 || value > 0xffffffff) {
+        throw new RangeError(`${name} must be a 32-bit integer mask, got ${value}`);
     }
-    return value;
+    return value >>> 0;
 }

@@ -23,7 +23,7 @@ describe("bad input through the public API", () => {
         h = await createHavokScene({ frameTimeMs: 1000 / 60 });
         xpbd = new XpbdPlugin(h.scene);
         warnings = [];
-        warn = jest.spyOn(Logger, "Warn").mockImplementation((message: string) => void warnings.push(String(message)));
+        warn = jest.spyOn(Logger, "Warn").mockImplementation((message: string | unknown[]) => void warnings.push(String(message)));
     });
     afterEach(() => {
         warn.mockRestore();
@@ -137,8 +137,8 @@ describe("bad input through the public API", () => {
             [{ damping: Infinity }, RangeError, /ClothImpostor: damping must be a finite number ≥ 0, got Infinity/],
             [{ thickness: null }, TypeError, /ClothImpostor: thickness must be a number, got null \(object\)/],
             [{ allowSleep: "no" }, TypeError, /ClothImpostor: allowSleep must be a boolean, got "no" \(string\)/],
-            [{ membership: NaN }, RangeError, /ClothImpostor: membership must be an integer mask in \[0, 0xffffffff\], got NaN/],
-            [{ collideWith: -1 }, RangeError, /ClothImpostor: collideWith must be an integer mask/],
+            [{ membership: NaN }, RangeError, /ClothImpostor: membership must be a 32-bit integer mask, got NaN/],
+            [{ collideWith: 2 ** 32 }, RangeError, /ClothImpostor: collideWith must be a 32-bit integer mask, got 4294967296/],
             [{ pins: [0.5] }, RangeError, /ClothImpostor: pin vertex 0.5 is out of range/],
         ])("%j", (options, type, message) => {
             const make = () => new ClothImpostor(ground(), options as never, xpbd);
