@@ -105,17 +105,20 @@ describe("impostor observables", () => {
         expect(first.value).toBeCloseTo(max, 12);
     });
 
-    it("invalid state fires on the cloth that went non-finite, which is restored to its last valid state", () => {
+    it("invalid state fires on the cloth that went non-finite, which is restored at rest to its last valid positions", () => {
         const broken = cloth("broken", -1.5, { allowSleep: false });
-        cloth("fine", 1.5, { allowSleep: false });
+        const fine = cloth("fine", 1.5, { allowSleep: false });
         h.step(5);
         expect(seen).toEqual([]);
-        const valid = Array.from(broken.body.positions);
         broken.body.velocities[4] = NaN;
+        // The twin, stopped by hand where it is: what the broken one must do once restored at rest where it was.
+        fine.body.velocities.fill(0);
         h.step();
         console.log(`invalid state: ${seen.map((s) => `${s.kind}@${s.source.mesh.name}`).join(", ")}`);
         expect(seen.map((s) => [s.kind, s.impostor, s.source])).toEqual([["invalid", broken, broken]]);
-        expect(Array.from(broken.body.positions)).toEqual(valid);
+        const apart = broken.body.positions.map((x, k) => Math.abs(x - fine.body.positions[k] + (k % 3 === 0 ? 3 : 0)));
+        // The same to round-off (the twins hang 3 m apart, so their coordinates round differently).
+        expect(Math.max(...apart)).toBeLessThan(1e-9);
         expect(broken.body.velocities.every(Number.isFinite)).toBe(true);
     });
 });
