@@ -23,9 +23,21 @@ export function exportPinWeights(impostor: SoftImpostor): string {
 
 /**
  * Applies pin weights from JSON: a {@link PinWeightsDocument} or a bare array, one weight in [0, 1] per render vertex.
+ * The text is untrusted (pasted by a user): only the `weights` array is read, as numbers, and text longer than such a
+ * document can be is refused before it is parsed. Nothing else in it is used or kept.
  * @throws Error with a readable message when the text is not such a document
  */
 export function importPinWeights(impostor: SoftImpostor, text: string): void {
+    if (typeof text !== "string") {
+        throw new TypeError(`expected the JSON text, got ${typeof text}`);
+    }
+    const count = impostor.vertexToParticle.length;
+    // Refused before parsing, so a pasted payload cannot make the parser allocate without bound: an exported document
+    // takes at most 8 characters a weight ("0.1234, ") plus the mesh name.
+    const limit = 4096 + 16 * count;
+    if (text.length > limit) {
+        throw new Error(`the text is ${text.length} characters, more than the ${limit} that ${count} weights can take`);
+    }
     let parsed: unknown;
     try {
         parsed = JSON.parse(text);
@@ -36,7 +48,6 @@ export function importPinWeights(impostor: SoftImpostor, text: string): void {
     if (!Array.isArray(weights)) {
         throw new Error('expected an array of weights or an object with a "weights" array');
     }
-    const count = impostor.vertexToParticle.length;
     if (weights.length !== count) {
         throw new Error(`expected ${count} weights (one per render vertex), got ${weights.length}`);
     }
