@@ -199,13 +199,18 @@ export class HavokColliderSync {
         }
     }
 
-    /** Gives back the gravity factors {@link applyImpulses} changed for Havok's step. */
+    /**
+     * Gives back the gravity factors {@link applyImpulses} changed for Havok's step. A body disposed since (by an
+     * observer between the soft step and Havok's) has nothing to give back to; its collider goes at the next sync.
+     */
     public afterHavokStep(): void {
         for (let e = 0; e < this._entries.length; e++) {
             const entry = this._entries[e];
             if (entry.gravityFactorChanged) {
                 entry.gravityFactorChanged = false;
-                entry.body.setGravityFactor(entry.gravityFactor);
+                if (!entry.body.isDisposed) {
+                    entry.body.setGravityFactor(entry.gravityFactor);
+                }
             }
         }
     }
