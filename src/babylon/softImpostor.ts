@@ -6,6 +6,7 @@
 import type { Nullable } from "@babylonjs/core/types";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { Logger } from "@babylonjs/core/Misc/logger";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import type { Node } from "@babylonjs/core/node";
 import {
@@ -475,10 +476,16 @@ export abstract class SoftImpostor {
      * Pins the particles of the given render vertices to `target` with `weight` (default 1): each keeps its
      * current position relative to the target's world transform, and follows it as the target moves (node
      * animation, parenting, skeletal animation). A particle pinned again by a later call follows the later target.
+     * When the target is disposed later, its particles stay pinned where it last put them (one `Logger.Warn`);
+     * disposing only the target's Havok body changes nothing, the node still drives the pin.
+     * @throws Error when `target` is null, undefined or disposed; RangeError for a vertex index out of range
      */
     public pinTo(vertexIndices: ArrayLike<number>, target: PinTarget, weight = 1): void {
-        if (!target || target.isDisposed()) {
-            throw new Error("pinTo: the target is missing or disposed");
+        if (!target) {
+            throw new Error(`${this._caller}.pinTo: target is ${target === null ? "null" : "undefined"} (a TransformNode or Bone is required)`);
+        }
+        if (target.isDisposed()) {
+            throw new Error(`${this._caller}.pinTo: target "${target.name}" is disposed`);
         }
         const particles = new Set<number>();
         for (let k = 0; k < vertexIndices.length; k++) {
@@ -599,8 +606,13 @@ export abstract class SoftImpostor {
         for (let d = this._drivers.length - 1; d >= 0; d--) {
             const driver = this._drivers[d];
             if (driver.isTargetDisposed) {
-                // Pinned particles stay where the target last put them.
+                // The pin weights stay, and the pin targets are where the target last put them: the cloth hangs on
+                // instead of dropping at once, which the user can still choose with `unpin`.
                 this._drivers.splice(d, 1);
+                Logger.Warn(
+                    `${this._caller}: pinTo target "${driver.target.name}" of mesh "${this.mesh.name}" was disposed; ` +
+                        `its ${driver.particles.length} pinned particles stay where it last put them (unpin them to free them)`,
+                );
                 continue;
             }
             driver.update(this.body);
