@@ -22,12 +22,20 @@ export interface MeshData {
 
 /**
  * Reads `mesh` (world matrix recomputed first). `caller` names the API in error messages.
- * @throws Error when the mesh is disposed, has no positions, a non-finite coordinate, or no indices (unindexed meshes
- *   are not supported).
+ * @throws Error when the mesh is disposed, already has a Havok body, has no positions, a non-finite coordinate, or no
+ *   indices (unindexed meshes are not supported).
  */
 export function readMeshData(mesh: Mesh, caller: string): MeshData {
     if (!mesh || mesh.isDisposed()) {
         throw new Error(`${caller}: mesh "${mesh?.name}" is disposed`);
+    }
+    // Havok would move the node the simulation writes vertices under, and the cloth would collide with its own body.
+    const body = (mesh as { physicsBody?: { isDisposed: boolean } | null }).physicsBody;
+    if (body && !body.isDisposed) {
+        throw new Error(
+            `${caller}: mesh "${mesh.name}" already has a Havok physics body (mesh.physicsBody); ` +
+                "dispose it (or its PhysicsAggregate) first, or simulate a copy of the mesh",
+        );
     }
     const positions = mesh.getVerticesData(VertexBuffer.PositionKind, true, true);
     if (!positions || positions.length === 0) {
