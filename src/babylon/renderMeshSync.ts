@@ -3,8 +3,8 @@
  *
  * Frame choice: the simulation runs in world space and the mesh keeps its transform (position, rotation, scaling,
  * parent). Each write converts world positions into the mesh's local space with the inverse of its current world
- * matrix, so the mesh renders where the simulation is even if its node (or a parent) is moved later; moving the
- * node does not move the simulated body.
+ * matrix, so the mesh renders where the simulation is even if its node (or a parent) is moved later (teleported):
+ * moving the node does not move the simulated body, and a mesh moved while its body sleeps is rewritten too.
  */
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
@@ -32,6 +32,8 @@ export class RenderMeshSync {
     /** −1 when the mesh's authored normals face the other way than `computeVertexNormals` (right-handed scenes, flipped sides). */
     private _normalSign = 1;
     private readonly _inverseWorld = new Matrix();
+    /** The world matrix of the last write, to see the node move between writes. */
+    private readonly _lastWorld = new Matrix();
     private readonly _min = new Vector3();
     private readonly _max = new Vector3();
 
@@ -73,10 +75,25 @@ export class RenderMeshSync {
         _mesh.setVerticesData(VertexBuffer.NormalKind, this._normals, true);
     }
 
+    /** Whether the mesh's world matrix changed since the last {@link update} (the node or a parent was moved). */
+    public get meshMoved(): boolean {
+        // Forced: in onBeforeRenderObservable the render id is still the last frame's, so an unforced call would
+        // return the matrix cached then, before the node moved.
+        const m = this._mesh.computeWorldMatrix(true).m;
+        const last = this._lastWorld.m;
+        for (let i = 0; i < 16; i++) {
+            if (m[i] !== last[i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Converts {@link worldPositions} to local space and uploads positions, normals and bounding info. */
     public update(): void {
         const mesh = this._mesh;
-        const world = mesh.computeWorldMatrix();
+        const world = mesh.computeWorldMatrix(true);
+        this._lastWorld.copyFrom(world);
         world.invertToRef(this._inverseWorld);
         const m = this._inverseWorld.m;
         const src = this.worldPositions;

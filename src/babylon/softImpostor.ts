@@ -573,8 +573,14 @@ export abstract class SoftImpostor {
         this.body.applyImpulse(impulse.x, impulse.y, impulse.z, point.x, point.y, point.z, radius);
     }
 
-    /** Writes the simulated shape into the render mesh now (done automatically before each render after a step). */
+    /**
+     * Writes the simulated shape into the render mesh now (done automatically before each render after a step, or
+     * after the mesh moved). Does nothing once the impostor is disposed: the mesh keeps its last shape.
+     */
     public updateRenderMesh(): void {
+        if (this._disposed) {
+            return;
+        }
         this._writeRenderPositions(this._renderSync.worldPositions);
         this._renderSync.update();
         this._renderDirty = false;
@@ -624,9 +630,9 @@ export abstract class SoftImpostor {
         this._renderDirty = true;
     }
 
-    /** Rewrites the render mesh if a step ran since the last write; returns whether it did. @internal */
+    /** Rewrites the render mesh if a step ran, or its node moved, since the last write; returns whether it did. @internal */
     public _beforeRender(): boolean {
-        if (this._renderDirty) {
+        if (this._renderDirty || this._renderSync.meshMoved) {
             this.updateRenderMesh();
             return true;
         }
