@@ -6,6 +6,7 @@ import type { Nullable } from "@babylonjs/core/types";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Scene } from "@babylonjs/core/scene";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable";
+import { Logger } from "@babylonjs/core/Misc/logger";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin";
 import type { PhysicsEngine } from "@babylonjs/core/Physics/v2/physicsEngine";
@@ -84,7 +85,9 @@ const plugins = new WeakMap<Scene, XpbdPlugin>();
  * dynamic Havok bodies (Havok integrates them in the step that follows), then fires the impostors' events and
  * {@link onAfterStepObservable}. Render meshes are rewritten once per frame in `scene.onBeforeRenderObservable`
  * (or on demand with `impostor.updateRenderMesh()`). Gravity is the physics engine's, read every step.
- * `scene.dispose()` disposes the plugin; disposing a mesh disposes its impostor.
+ * `scene.dispose()` disposes the plugin; disposing a mesh disposes its impostor. Disabling physics
+ * (`scene.disablePhysicsEngine()`) disposes the plugin and its impostors at its next frame, with one `Logger.Warn`;
+ * after `scene.enablePhysics` again, create a new plugin.
  */
 export class XpbdPlugin {
     /** The core world (bodies, colliders, stats, events). */
@@ -153,6 +156,8 @@ export class XpbdPlugin {
                 `XpbdPlugin: needs physics v2 with the HavokPlugin, found "${engine.getPhysicsPluginName()}" (version ${engine.getPluginVersion()})`,
             );
         }
+        // A plugin left from a physics engine disposed since gives way (physics re-enabled before its next frame).
+        plugins.get(scene)?._disposeIfEngineGone();
         if (plugins.has(scene)) {
             throw new Error("XpbdPlugin: this scene already has an XpbdPlugin; dispose it first");
         }
@@ -184,7 +189,8 @@ export class XpbdPlugin {
      * scene, such as the Inspector panes (`babylon-xpbd/inspector`).
      */
     public static FromScene(scene: Scene): Nullable<XpbdPlugin> {
-        return plugins.get(scene) ?? null;
+        const plugin = plugins.get(scene);
+        return plugin && !plugin._disposeIfEngineGone() ? plugin : null;
     }
 
     /** The impostors, in simulation order. */
@@ -285,9 +291,9 @@ export class XpbdPlugin {
         plugins.delete(this.scene);
     }
 
-    /** Throws when impostors cannot join (plugin disposed). @internal */
+    /** Throws when impostors cannot join (plugin disposed, also because its physics engine was). @internal */
     public _checkUsable(caller: string): void {
-        if (this._disposed) {
+        if (this._disposeIfEngineGone() || this._disposed) {
             throw new Error(`${caller}: the XpbdPlugin is disposed`);
         }
     }
@@ -314,7 +320,27 @@ export class XpbdPlugin {
         this.onImpostorRemovedObservable.notifyObservers(impostor);
     }
 
+    /**
+     * Disposes the plugin, with one warning, when the scene's physics engine is no longer the one it was built on
+     * (`scene.disablePhysicsEngine()`, perhaps followed by `enablePhysics` with a new HavokPlugin): its Havok world
+     * is released, and its bodies with it. Returns whether it did.
+     */
+    private _disposeIfEngineGone(): boolean {
+        if (this._disposed || this.scene.getPhysicsEngine() === this.physicsEngine) {
+            return false;
+        }
+        Logger.Warn(
+            `XpbdPlugin: the scene's physics engine was disposed (scene.disablePhysicsEngine()); the plugin disposed itself ` +
+                `and its ${this._impostors.length} impostors. Create a new XpbdPlugin once physics is enabled again`,
+        );
+        this.dispose();
+        return true;
+    }
+
     private _step(): void {
+        if (this._disposeIfEngineGone()) {
+            return;
+        }
         const profile = this.profile;
         const timings = this.timings;
         let t0 = profile ? performance.now() : 0;
@@ -381,6 +407,10 @@ export class XpbdPlugin {
     }
 
     private _render(): void {
+        // Physics disabled fires no more steps: the first frame after it finds out.
+        if (this._disposeIfEngineGone()) {
+            return;
+        }
         const profile = this.profile;
         const t0 = profile ? performance.now() : 0;
         let written = false;
