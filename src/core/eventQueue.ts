@@ -38,18 +38,19 @@ export class EventQueue {
         this.values = new Float64Array(capacity);
     }
 
-    /** Records an event. */
-    public push(type: SoftBodyEventType, body: number, element: number, value: number): void {
+    /** Records an event; returns false when the queue was full (the event is then only counted in {@link dropped}). */
+    public push(type: SoftBodyEventType, body: number, element: number, value: number): boolean {
         const k = this.count;
         if (k >= this.types.length) {
             this.dropped++;
-            return;
+            return false;
         }
         this.types[k] = type;
         this.bodies[k] = body;
         this.elements[k] = element;
         this.values[k] = value;
         this.count = k + 1;
+        return true;
     }
 
     /** Empties the queue. */

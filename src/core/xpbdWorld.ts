@@ -186,9 +186,9 @@ export class XpbdWorld {
             this.colliders[c].syncPose();
         }
         const broadPhase = this._broadPhase;
+        // Reported once, or until it fits in the event queue (a dropped report would be lost for good).
         if (broadPhase.build(this.colliders, context) && !this._gridOverflowReported) {
-            this._gridOverflowReported = true;
-            this.events.push(SoftBodyEventType.CapacityExceeded, -1, 1, broadPhase.gridCapacity);
+            this._gridOverflowReported = this.events.push(SoftBodyEventType.CapacityExceeded, -1, 1, broadPhase.gridCapacity);
         }
         for (let b = 0; b < this.bodies.length; b++) {
             const body = this.bodies[b];
@@ -263,9 +263,12 @@ export class XpbdWorld {
         body.contacts.maxCorrection = 0;
         body.contactResidual.fill(0);
         this._broadPhase.findContacts(body, context, this.gravity);
-        if (body.contacts.overflowed && !this._contactOverflowReported.has(body)) {
+        if (
+            body.contacts.overflowed &&
+            !this._contactOverflowReported.has(body) &&
+            this.events.push(SoftBodyEventType.CapacityExceeded, body.id, 0, body.contacts.capacity)
+        ) {
             this._contactOverflowReported.add(body);
-            this.events.push(SoftBodyEventType.CapacityExceeded, body.id, 0, body.contacts.capacity);
         }
         computeAerodynamicForces(body, this._air, context);
     }

@@ -1,6 +1,7 @@
 import { SoftBody } from "../../src/core/softBody";
 import { SoftBodyEventType } from "../../src/core/eventQueue";
 import { MAX_COORDINATE, XpbdWorld } from "../../src/core/xpbdWorld";
+import { Collider } from "../../src/core/collider";
 import { createClothGrid } from "../../src/meshing/clothGrid";
 import { clothBody } from "../support/coreScenes";
 
@@ -174,5 +175,33 @@ describe("determinism and order", () => {
         // Gauss–Seidel order only changes how the leftover residual is distributed; after settling that residual is
         // a fraction of a percent of the 0.1 m edge length, so the two equilibria differ by millimetres at most.
         expect(worst).toBeLessThan(0.005);
+    });
+});
+
+describe("capacity reports", () => {
+    test("a contacts report that did not fit in a full event queue is made at the next step", () => {
+        // One event per step: the grid's overflow report fills the queue in the first step.
+        const world = new XpbdWorld({ eventCapacity: 1, gridCapacity: 1 });
+        for (let k = 0; k < 3; k++) {
+            world.addCollider(new Collider([{ kind: "sphere", center: [0.01 * k, -0.5, 0], radius: 0.5 }]));
+        }
+        const { body } = clothBody(4, { size: 0.5, plane: "xz", maxContactsPerParticle: 1 });
+        world.addBody(body);
+        const reports = (): number[][] => {
+            const out: number[][] = [];
+            for (let e = 0; e < world.events.count; e++) {
+                if (world.events.types[e] === SoftBodyEventType.CapacityExceeded) {
+                    out.push([world.events.bodies[e], world.events.elements[e]]);
+                }
+            }
+            return out;
+        };
+        world.step(1 / 60);
+        expect(reports()).toEqual([[-1, 1]]);
+        expect(world.events.dropped).toBe(1);
+        world.step(1 / 60);
+        expect(reports()).toEqual([[body.id, 0]]);
+        world.step(1 / 60);
+        expect(reports()).toEqual([]);
     });
 });
