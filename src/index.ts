@@ -5,7 +5,13 @@
 /** The package version, kept equal to `version` in package.json. */
 export const VERSION = "0.1.0";
 
-export { XpbdPlugin, type XpbdPluginOptions, type XpbdPluginTimings } from "./babylon/xpbdPlugin.js";
+export {
+    XpbdPlugin,
+    type XpbdCapacityEvent,
+    type XpbdCapacityKind,
+    type XpbdPluginOptions,
+    type XpbdPluginTimings,
+} from "./babylon/xpbdPlugin.js";
 export {
     SOFT_IMPOSTOR_DEFAULTS,
     SoftImpostor,

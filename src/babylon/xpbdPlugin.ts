@@ -11,7 +11,7 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin";
 import type { PhysicsEngine } from "@babylonjs/core/Physics/v2/physicsEngine";
 import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody";
-import { finiteNonNegative, positiveInteger, XpbdWorld, type Collider, type StepStats } from "../core/index.js";
+import { finiteNonNegative, positiveInteger, SoftBodyEventType, XpbdWorld, type Collider, type StepStats } from "../core/index.js";
 import { HavokColliderSync } from "./havokColliderSync.js";
 import { havokStepSeconds } from "./havokStepTime.js";
 import type { SoftImpostor } from "./softImpostor.js";
@@ -34,6 +34,36 @@ export interface XpbdPluginOptions {
     airDensity?: number;
     /** Whether to time each phase of the plugin's work into {@link XpbdPlugin.timings}. Default false. */
     profile?: boolean;
+    /** Events one step can hold (sleep, wake, over-stretch, invalid state, capacity); more are dropped and reported. Default 256. */
+    eventCapacity?: number;
+    /**
+     * Broad-phase grid entries (collider shape × grid cell it overlaps). Shapes that do not fit are tested against
+     * every particle: still correct, slower; reported. Default 65,536.
+     */
+    gridCapacity?: number;
+}
+
+/** Which fixed capacity of the solver a step ran out of; see {@link XpbdCapacityEvent}. */
+export type XpbdCapacityKind = "contacts" | "grid" | "events";
+
+/**
+ * Payload of {@link XpbdPlugin.onCapacityExceededObservable}: a fixed capacity of the solver was exceeded in the last
+ * step, which went on in a degraded way. One object per plugin, reused (copy what you keep).
+ */
+export interface XpbdCapacityEvent {
+    /**
+     * `"contacts"`: a body found more contact candidates than it holds (4 per particle): some contacts were dropped;
+     * reported once per body. `"grid"`: the broad-phase grid ran out of entries ({@link XpbdPluginOptions.gridCapacity}):
+     * the shapes left over are tested against every particle; reported once per plugin. `"events"`: more events than
+     * {@link XpbdPluginOptions.eventCapacity} in one step: the rest were dropped; reported for every such step.
+     */
+    kind: XpbdCapacityKind;
+    /** The impostor whose body ran out (`"contacts"`); null for the others. */
+    impostor: Nullable<SoftImpostor>;
+    /** The capacity exceeded: the body's contact candidates, the grid's entries, or the events per step. */
+    capacity: number;
+    /** For `"events"`, how many events that step dropped; otherwise 0. */
+    dropped: number;
 }
 
 /**
@@ -98,6 +128,11 @@ export class XpbdPlugin {
     public readonly onImpostorAddedObservable = new Observable<SoftImpostor>();
     /** Fired when an impostor leaves the plugin (disposed). */
     public readonly onImpostorRemovedObservable = new Observable<SoftImpostor>();
+    /**
+     * Fired after a step that exceeded one of the solver's fixed capacities (after the impostors' events, before
+     * {@link onAfterStepObservable}); the first time for each kind also logs one `Logger.Warn`. See {@link XpbdCapacityEvent}.
+     */
+    public readonly onCapacityExceededObservable = new Observable<XpbdCapacityEvent>();
     /** The scene's physics v2 engine. */
     public readonly physicsEngine: PhysicsEngine;
     /** The scene's Havok plugin. */
@@ -133,6 +168,9 @@ export class XpbdPlugin {
     private readonly _beforeRenderObserver: Nullable<Observer<Scene>>;
     private readonly _sceneDisposeObserver: Nullable<Observer<Scene>>;
     private _disposed = false;
+    private readonly _capacityEvent: XpbdCapacityEvent = { kind: "events", impostor: null, capacity: 0, dropped: 0 };
+    /** Kinds of capacity already warned about. */
+    private readonly _capacityWarned = new Set<XpbdCapacityKind>();
 
     /**
      * @param scene - a scene with physics v2 enabled on a HavokPlugin (`scene.enablePhysics(gravity, havok)`)
@@ -173,6 +211,10 @@ export class XpbdPlugin {
             cellSize: options.cellSize,
             wind: [wind.x, wind.y, wind.z],
             airDensity: options.airDensity,
+            eventCapacity:
+                options.eventCapacity === undefined ? undefined : positiveInteger(options.eventCapacity, "XpbdPlugin: eventCapacity"),
+            gridCapacity:
+                options.gridCapacity === undefined ? undefined : positiveInteger(options.gridCapacity, "XpbdPlugin: gridCapacity"),
         });
         this.profile = options.profile ?? false;
         this._colliders = new HavokColliderSync(this.havokPlugin, engine, this.world);
@@ -288,6 +330,7 @@ export class XpbdPlugin {
         this.onAfterStepObservable.clear();
         this.onImpostorAddedObservable.clear();
         this.onImpostorRemovedObservable.clear();
+        this.onCapacityExceededObservable.clear();
         plugins.delete(this.scene);
     }
 
@@ -379,12 +422,19 @@ export class XpbdPlugin {
         const events = this.world.events;
         for (let e = 0; e < events.count; e++) {
             const id = events.bodies[e];
+            if (events.types[e] === SoftBodyEventType.CapacityExceeded) {
+                this._capacityExceeded(events.elements[e] === 0 ? "contacts" : "grid", id, events.values[e], 0);
+                continue;
+            }
             for (let i = 0; i < impostors.length; i++) {
                 if (impostors[i].body.id === id) {
                     impostors[i]._notifyEvent(events.types[e], events.elements[e], events.values[e]);
                     break;
                 }
             }
+        }
+        if (events.dropped > 0) {
+            this._capacityExceeded("events", -1, events.types.length, events.dropped);
         }
         for (let i = 0; i < impostors.length; i++) {
             impostors[i]._afterStep();
@@ -396,6 +446,36 @@ export class XpbdPlugin {
             timings.steps++;
             this._havokStart = t;
         }
+    }
+
+    /** Warns the first time for each kind, and tells the observers. Runs after the step, never inside it. */
+    private _capacityExceeded(kind: XpbdCapacityKind, bodyId: number, capacity: number, dropped: number): void {
+        let impostor: Nullable<SoftImpostor> = null;
+        for (let i = 0; i < this._impostors.length; i++) {
+            if (this._impostors[i].body.id === bodyId) {
+                impostor = this._impostors[i];
+                break;
+            }
+        }
+        if (!this._capacityWarned.has(kind)) {
+            this._capacityWarned.add(kind);
+            Logger.Warn(
+                kind === "contacts"
+                    ? `XpbdPlugin: mesh "${impostor?.mesh.name}" found more contacts in one step than its capacity of ${capacity} ` +
+                          "(4 per particle); the farthest were dropped"
+                    : kind === "grid"
+                      ? `XpbdPlugin: the broad-phase grid ran past its capacity of ${capacity} entries (gridCapacity); the shapes ` +
+                        "left over are tested against every particle, which is slower (raise gridCapacity or cellSize)"
+                      : `XpbdPlugin: ${dropped} events of one step did not fit the event queue's capacity of ${capacity} ` +
+                        "(eventCapacity) and were dropped (raise eventCapacity)",
+            );
+        }
+        const event = this._capacityEvent;
+        event.kind = kind;
+        event.impostor = impostor;
+        event.capacity = capacity;
+        event.dropped = dropped;
+        this.onCapacityExceededObservable.notifyObservers(event);
     }
 
     private _afterPhysics(): void {
