@@ -388,6 +388,10 @@ export class XpbdPlugin {
         const timings = this.timings;
         let t0 = profile ? performance.now() : 0;
         const dt = havokStepSeconds(this.scene, this.physicsEngine, this.havokPlugin);
+        if (!(dt > 0)) {
+            // `havok.setTimeStep(0)`: Havok stands still, and so does the soft world (soft time stays Havok time).
+            return;
+        }
         const g = this.physicsEngine.gravity;
         this.world.gravity[0] = g.x;
         this.world.gravity[1] = g.y;
