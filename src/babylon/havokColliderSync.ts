@@ -80,7 +80,8 @@ interface BodyMassInput {
  * Havok's per-unit-mass inertia × mass). An animated body whose pre-step is on (`disablePreStep = false` or
  * `PhysicsPrestepType.ACTION`) is about to be moved by Havok from its current pose to its node's pose, so the
  * collider gets the velocity that makes that motion over the step (what friction sees); otherwise Havok's own
- * velocities are used. Bodies with trigger shapes, without shapes, or with thin instances are ignored.
+ * velocities are used. Bodies with trigger shapes, without shapes, with thin instances, or on an impostor's mesh
+ * are ignored.
  *
  * Filtering: the body shape's Havok membership / collide masks; a container's own masks are not meaningful in
  * Havok, so containers collide with everything.
@@ -99,6 +100,10 @@ export class HavokColliderSync {
     private readonly _angularVelocity = new Vector3();
     private readonly _pose = new Float64Array(7);
     private readonly _filter = new Float64Array(2);
+    /** Nodes drawn by a soft body: a Havok body on one is not a collider (see {@link softNodes}). */
+    private readonly _softNodes = new WeakSet<object>();
+    /** Bodies already warned about for being on a soft body's mesh. */
+    private readonly _warnedSoftNodes = new WeakSet<PhysicsBody>();
 
     /**
      * @param _plugin - the scene's Havok plugin
@@ -110,6 +115,14 @@ export class HavokColliderSync {
         private readonly _physicsEngine: PhysicsEngine,
         private readonly _world: XpbdWorld,
     ) {}
+
+    /**
+     * Nodes (impostor meshes) whose Havok bodies are ignored, with one warning each: the soft body would collide with
+     * a rigid copy of itself, and Havok would move the node its vertices are drawn under. Kept by the plugin.
+     */
+    public get softNodes(): WeakSet<object> {
+        return this._softNodes;
+    }
 
     /** The collider standing for `body`, if any. */
     public getCollider(body: PhysicsBody): Nullable<Collider> {
@@ -224,6 +237,16 @@ export class HavokColliderSync {
 
     private _isSupported(body: PhysicsBody): boolean {
         if (body.isDisposed || !body.shape || body.shape.isTrigger) {
+            return false;
+        }
+        if (this._softNodes.has(body.transformNode)) {
+            if (!this._warnedSoftNodes.has(body)) {
+                this._warnedSoftNodes.add(body);
+                Logger.Warn(
+                    `XpbdPlugin: soft bodies ignore the physics body of "${body.transformNode.name}": that mesh is simulated ` +
+                        "by an impostor (dispose the body, or put it on another node)",
+                );
+            }
             return false;
         }
         if (body._pluginDataInstances.length > 0) {

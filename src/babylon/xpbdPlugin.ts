@@ -349,6 +349,7 @@ export class XpbdPlugin {
         }
         this.world.addBody(impostor.body);
         this._impostors.push(impostor);
+        this._colliders.softNodes.add(impostor.mesh);
         this.onImpostorAddedObservable.notifyObservers(impostor);
     }
 
@@ -360,6 +361,7 @@ export class XpbdPlugin {
         }
         this._impostors.splice(index, 1);
         this.world.removeBody(impostor.body);
+        this._colliders.softNodes.delete(impostor.mesh);
         this.onImpostorRemovedObservable.notifyObservers(impostor);
     }
 
