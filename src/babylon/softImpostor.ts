@@ -482,7 +482,9 @@ export abstract class SoftImpostor {
      */
     public pinTo(vertexIndices: ArrayLike<number>, target: PinTarget, weight = 1): void {
         if (!target) {
-            throw new Error(`${this._caller}.pinTo: target is ${target === null ? "null" : "undefined"} (a TransformNode or Bone is required)`);
+            throw new Error(
+                `${this._caller}.pinTo: target is ${target === null ? "null" : "undefined"} (a TransformNode or Bone is required)`,
+            );
         }
         if (target.isDisposed()) {
             throw new Error(`${this._caller}.pinTo: target "${target.name}" is disposed`);
