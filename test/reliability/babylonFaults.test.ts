@@ -241,6 +241,34 @@ describe("Babylon-layer faults against real Havok", () => {
         expect(allFinite(cloth)).toBe(true);
     });
 
+    it("disposing the plugin from its own onAfterStepObservable gives a crate on the cloth its gravity factor back", async () => {
+        const mesh = CreateGround("cloth", { width: 1, height: 1, subdivisions: 8 }, h.scene);
+        mesh.position.y = 0.5;
+        const before = observerCounts(h, [mesh]);
+        const xpbd = new XpbdPlugin(h.scene);
+        const cloth = new ClothImpostor(mesh, {}, xpbd);
+        createBody(h.scene, { kind: "box", extents: [2, 0.2, 2] }, { motionType: PhysicsMotionType.STATIC, position: [0, 0.2, 0] });
+        const crate = createBody(
+            h.scene,
+            { kind: "box", extents: [0.3, 0.3, 0.3] },
+            { motionType: PhysicsMotionType.DYNAMIC, position: [0, 0.8, 0], mass: 5 },
+        );
+        h.step(90);
+        let changed = false;
+        xpbd.onAfterStepObservable.add(() => {
+            // The bridge carries the cloth's support in the crate's gravity factor until Havok has stepped.
+            changed = crate.body.getGravityFactor() !== 1;
+            xpbd.dispose();
+        });
+        expect(() => h.step()).not.toThrow();
+        expect(changed).toBe(true);
+        expect(crate.body.getGravityFactor()).toBe(1);
+        expect(xpbd.isDisposed && cloth.isDisposed).toBe(true);
+        expect(() => h.step(5)).not.toThrow();
+        await settle();
+        expect(observerCounts(h, [mesh])).toEqual(before);
+    });
+
     it("pinTo a disposed node, or a missing one, throws an error naming pinTo and the node", () => {
         const xpbd = new XpbdPlugin(h.scene);
         const cloth = sheet(h, xpbd);
