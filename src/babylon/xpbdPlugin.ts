@@ -95,7 +95,10 @@ export interface XpbdPluginTimings {
      * body), plus any `onBeforePhysicsObservable` observer added after the plugin. Not the plugin's cost.
      */
     havokStepMs: number;
-    /** Render-mesh sync: every impostor's positions, normals and bounding info written into its mesh (last frame a step ran before). */
+    /**
+     * Render-mesh sync: every impostor's positions, normals and bounding info written into its mesh (the last frame
+     * in which a step ran, or a mesh moved, before it).
+     */
     renderSyncMs: number;
     /** Havok steps timed since the plugin was created. */
     steps: number;
