@@ -77,9 +77,7 @@ export class RenderMeshSync {
 
     /** Whether the mesh's world matrix changed since the last {@link update} (the node or a parent was moved). */
     public get meshMoved(): boolean {
-        // Forced: in onBeforeRenderObservable the render id is still the last frame's, so an unforced call would
-        // return the matrix cached then, before the node moved.
-        const m = this._mesh.computeWorldMatrix(true).m;
+        const m = currentWorldMatrix(this._mesh).m;
         const last = this._lastWorld.m;
         for (let i = 0; i < 16; i++) {
             if (m[i] !== last[i]) {
@@ -92,7 +90,7 @@ export class RenderMeshSync {
     /** Converts {@link worldPositions} to local space and uploads positions, normals and bounding info. */
     public update(): void {
         const mesh = this._mesh;
-        const world = mesh.computeWorldMatrix(true);
+        const world = currentWorldMatrix(mesh);
         this._lastWorld.copyFrom(world);
         world.invertToRef(this._inverseWorld);
         const m = this._inverseWorld.m;
@@ -157,6 +155,15 @@ export class RenderMeshSync {
             }
         }
     }
+}
+
+/**
+ * The mesh's world matrix as of now. In `onBeforeRenderObservable` the scene's render id is still the last frame's,
+ * so a plain `computeWorldMatrix()` returns the matrix cached then, from before a move. Forcing it every frame would
+ * allocate inside Babylon, so it is forced only when the node or a parent changed.
+ */
+function currentWorldMatrix(mesh: Mesh): Matrix {
+    return mesh.isSynchronized() ? mesh.computeWorldMatrix() : mesh.computeWorldMatrix(true);
 }
 
 /**
