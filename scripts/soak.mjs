@@ -17,6 +17,9 @@ const { Animation } = await import("@babylonjs/core/Animations/animation");
 await import("@babylonjs/core/Animations/animatable"); // scene.beginDirectAnimation
 const { Vector3 } = await import("@babylonjs/core/Maths/math.vector");
 const { TransformNode } = await import("@babylonjs/core/Meshes/transformNode");
+const { CreateBox } = await import("@babylonjs/core/Meshes/Builders/boxBuilder");
+const { PhysicsShapeType } = await import("@babylonjs/core/Physics/v2/IPhysicsEnginePlugin");
+const { PhysicsAggregate } = await import("@babylonjs/core/Physics/v2/physicsAggregate");
 
 const STEPS = Number(process.env.SOAK_STEPS ?? 36_000);
 const JSON_OUTPUT = process.env.SOAK_JSON === "1";
@@ -52,6 +55,22 @@ function heapAfterGc() {
 
 const hk = await loadHavok();
 const { engine, scene, xpbd, cloths, jellies, statics, boxes } = stressScene(hk);
+// A fence round the ground (1.5 m high, inside the bounds): a jelly thrown by its swinging cloth can tumble for metres
+// (a bouncy cube on the ground loses about a joule a second), and this run checks that nothing is lost, not how far a
+// throw carries.
+const FENCE_HEIGHT = 1.5;
+const FENCE_THICKNESS = 0.2;
+const fenceAt = GROUND_SIZE / 2 - FENCE_THICKNESS / 2;
+for (const [x, z, width, depth] of [
+    [fenceAt, 0, FENCE_THICKNESS, GROUND_SIZE],
+    [-fenceAt, 0, FENCE_THICKNESS, GROUND_SIZE],
+    [0, fenceAt, GROUND_SIZE, FENCE_THICKNESS],
+    [0, -fenceAt, GROUND_SIZE, FENCE_THICKNESS],
+]) {
+    const wall = CreateBox("fence", { width, height: FENCE_HEIGHT, depth }, scene);
+    wall.position.set(x, FENCE_HEIGHT / 2, z);
+    statics.push(new PhysicsAggregate(wall, PhysicsShapeType.BOX, { mass: 0, friction: 0.6 }, scene));
+}
 const impostors = [...cloths, ...jellies];
 const aggregates = [...statics, ...boxes];
 
