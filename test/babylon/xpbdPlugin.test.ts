@@ -11,22 +11,11 @@ import { NullEngine } from "@babylonjs/core/Engines/nullEngine";
 import { Scene } from "@babylonjs/core/scene";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin";
-import { createBody, createHavokScene, loadHavok, type HavokScene } from "../support/havokScene";
+import { createBody, createHavokScene, loadHavok, observerCounts, type HavokScene } from "../support/havokScene";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { ClothImpostor } from "../../src/babylon/clothImpostor";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor";
 import type { SoftImpostor } from "../../src/babylon/softImpostor";
-
-function observerCounts(h: HavokScene, mesh: Mesh): number[] {
-    const s = h.scene;
-    return [
-        s.onBeforePhysicsObservable,
-        s.onAfterPhysicsObservable,
-        s.onBeforeRenderObservable,
-        s.onDisposeObservable,
-        mesh.onDisposeObservable,
-    ].map((o) => o.observers.length);
-}
 
 describe("XpbdPlugin lifecycle", () => {
     let h: HavokScene;
@@ -110,7 +99,7 @@ describe("XpbdPlugin lifecycle", () => {
 
     it("dispose() removes every observer; disposing the mesh disposes its impostor; scene.dispose() disposes the plugin", async () => {
         const mesh = CreateBox("jelly", { size: 0.5 }, h.scene);
-        const before = observerCounts(h, mesh);
+        const before = observerCounts(h, [mesh]);
         const xpbd = new XpbdPlugin(h.scene);
         const added: SoftImpostor[] = [];
         const removed: SoftImpostor[] = [];
@@ -120,7 +109,7 @@ describe("XpbdPlugin lifecycle", () => {
         const cloth = new ClothImpostor(CreateGround("c", { width: 1, height: 1, subdivisions: 3 }, h.scene), {}, xpbd);
         h.step(3);
         expect(added).toEqual([jelly, cloth]);
-        expect(observerCounts(h, mesh)).not.toEqual(before);
+        expect(observerCounts(h, [mesh])).not.toEqual(before);
 
         cloth.mesh.dispose();
         expect(cloth.isDisposed).toBe(true);
@@ -131,7 +120,7 @@ describe("XpbdPlugin lifecycle", () => {
         xpbd.dispose();
         // Babylon's Observable.remove unregisters on a zero-delay timeout.
         await new Promise((resolve) => setTimeout(resolve, 0));
-        expect(observerCounts(h, mesh)).toEqual(before);
+        expect(observerCounts(h, [mesh])).toEqual(before);
         expect(xpbd.world.bodies).toHaveLength(0);
         expect(xpbd.world.colliders).toHaveLength(0);
 

@@ -11,32 +11,14 @@ import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
-import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin";
 import { PhysicsAggregate } from "@babylonjs/core/Physics/v2/physicsAggregate";
 import { PhysicsMotionType, PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
-import { createBody, createHavokScene, loadHavok, type HavokScene } from "../support/havokScene";
+import { createBody, createHavokScene, loadHavok, observerCounts, type HavokScene } from "../support/havokScene";
 import { XpbdPlugin, type XpbdCapacityEvent } from "../../src/babylon/xpbdPlugin";
 import { ClothImpostor } from "../../src/babylon/clothImpostor";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor";
 import type { SoftImpostor } from "../../src/babylon/softImpostor";
-
-/** Observer counts of everything the plugin or an impostor could hook into. */
-function observerCounts(h: HavokScene, meshes: Mesh[] = []): number[] {
-    const s = h.scene;
-    const e = h.engine;
-    return [
-        s.onBeforePhysicsObservable,
-        s.onAfterPhysicsObservable,
-        s.onBeforeRenderObservable,
-        s.onAfterRenderObservable,
-        s.onDisposeObservable,
-        e.onBeginFrameObservable,
-        e.onEndFrameObservable,
-        e.onDisposeObservable,
-        ...meshes.map((m) => m.onDisposeObservable),
-    ].map((o) => o?.observers.length ?? 0);
-}
 
 /** Babylon's `Observable.remove` unregisters on a zero-delay timeout. */
 function settle(): Promise<void> {

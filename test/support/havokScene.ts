@@ -212,3 +212,20 @@ export function createBody(scene: Scene, shape: ShapeSpec | PhysicsShape, option
     }
     return { node, body, shape: physicsShape };
 }
+
+/** Observer counts of everything the plugin or an impostor could hook into. */
+export function observerCounts(h: HavokScene, meshes: Mesh[] = []): number[] {
+    const s = h.scene;
+    const e = h.engine;
+    return [
+        s.onBeforePhysicsObservable,
+        s.onAfterPhysicsObservable,
+        s.onBeforeRenderObservable,
+        s.onAfterRenderObservable,
+        s.onDisposeObservable,
+        e.onBeginFrameObservable,
+        e.onEndFrameObservable,
+        e.onDisposeObservable,
+        ...meshes.map((m) => m.onDisposeObservable),
+    ].map((o) => o?.observers.length ?? 0);
+}
