@@ -24,6 +24,7 @@ export {
 export { CLOTH_IMPOSTOR_DEFAULTS, ClothImpostor, type ClothImpostorOptions } from "./babylon/clothImpostor.js";
 export { SOFT_BODY_IMPOSTOR_DEFAULTS, SoftBodyImpostor, type SoftBodyImpostorOptions } from "./babylon/softBodyImpostor.js";
 export type { PinTarget } from "./babylon/pinTargets.js";
-export { readHavokMotion, readHavokShape, type HavokMotionState } from "./babylon/havokShapeReader.js";
+export { readHavokMotion, type HavokMotionState } from "./babylon/havokBodyReader.js";
+export { readHavokShape } from "./babylon/havokShapeReader.js";
 export * from "./core/index.js";
 export * from "./meshing/index.js";

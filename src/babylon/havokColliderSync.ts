@@ -27,7 +27,9 @@ import {
     type PhysicsMassProperties,
 } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
 import { Collider, ColliderMotion, type XpbdWorld } from "../core/index.js";
-import { isHavokBodyActive, readHavokMassProperties, readHavokPose, readHavokShape, readHavokShapeFilter } from "./havokShapeReader.js";
+import { rotateX, rotateY, rotateZ } from "../core/tupleMath.js";
+import { isHavokBodyActive, readHavokMassProperties, readHavokPose, readHavokShapeFilter } from "./havokBodyReader.js";
+import { readHavokShape } from "./havokShapeReader.js";
 
 /** One Havok body and its collider. */
 interface ColliderEntry {
@@ -528,24 +530,4 @@ function record(values: Float64Array, index: number, value: number | undefined):
     }
     values[index] = v;
     return true;
-}
-
-// Components of the vector (x, y, z) rotated by the unit quaternion (qx, qy, qz, qw).
-function rotateX(qx: number, qy: number, qz: number, qw: number, x: number, y: number, z: number): number {
-    const tx = 2 * (qy * z - qz * y),
-        ty = 2 * (qz * x - qx * z),
-        tz = 2 * (qx * y - qy * x);
-    return x + qw * tx + (qy * tz - qz * ty);
-}
-function rotateY(qx: number, qy: number, qz: number, qw: number, x: number, y: number, z: number): number {
-    const tx = 2 * (qy * z - qz * y),
-        ty = 2 * (qz * x - qx * z),
-        tz = 2 * (qx * y - qy * x);
-    return y + qw * ty + (qz * tx - qx * tz);
-}
-function rotateZ(qx: number, qy: number, qz: number, qw: number, x: number, y: number, z: number): number {
-    const tx = 2 * (qy * z - qz * y),
-        ty = 2 * (qz * x - qx * z),
-        tz = 2 * (qx * y - qy * x);
-    return z + qw * tz + (qx * ty - qy * tx);
 }

@@ -11,7 +11,15 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin";
 import type { PhysicsEngine } from "@babylonjs/core/Physics/v2/physicsEngine";
 import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody";
-import { finiteNonNegative, positiveInteger, SoftBodyEventType, XpbdWorld, type Collider, type StepStats } from "../core/index.js";
+import {
+    finiteNonNegative,
+    finiteVector3,
+    positiveInteger,
+    SoftBodyEventType,
+    XpbdWorld,
+    type Collider,
+    type StepStats,
+} from "../core/index.js";
 import { HavokColliderSync } from "./havokColliderSync.js";
 import { havokStepSeconds } from "./havokStepTime.js";
 import type { SoftImpostor } from "./softImpostor.js";
@@ -275,12 +283,7 @@ export class XpbdPlugin {
         return new Vector3(w[0], w[1], w[2]);
     }
     public set wind(value: Vector3) {
-        if (!Number.isFinite(value.x) || !Number.isFinite(value.y) || !Number.isFinite(value.z)) {
-            throw new RangeError(`wind must be finite, got ${value.x}, ${value.y}, ${value.z}`);
-        }
-        this.world.wind[0] = value.x;
-        this.world.wind[1] = value.y;
-        this.world.wind[2] = value.z;
+        this.world.wind.set(finiteVector3([value.x, value.y, value.z], "wind"));
     }
 
     /** Air density ρ (kg/m³, ≥ 0; 0 turns aerodynamics off). Default 1.2. */

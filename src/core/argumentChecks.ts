@@ -25,6 +25,20 @@ export function positiveInteger(value: number, name: string): number {
     return value;
 }
 
+/** Returns `value` if it is a finite number; otherwise throws naming `name`. */
+export function finiteNumber(value: number, name: string): number {
+    requireNumber(value, name);
+    if (!Number.isFinite(value)) {
+        throw new RangeError(`${name} must be a finite number, got ${value}`);
+    }
+    return value;
+}
+
+/** Returns the first three entries of `value` as a new vector if they are finite numbers; otherwise throws naming `name`. */
+export function finiteVector3(value: ArrayLike<number>, name: string): [number, number, number] {
+    return [finiteNumber(value[0], `${name}.x`), finiteNumber(value[1], `${name}.y`), finiteNumber(value[2], `${name}.z`)];
+}
+
 /** Returns `value` if it is a finite number ≥ 0; otherwise throws naming `name`. */
 export function finiteNonNegative(value: number, name: string): number {
     requireNumber(value, name);

@@ -1,6 +1,7 @@
-import { ColliderShape, matrixFromQuaternion } from "./colliderShape.js";
+import { ColliderShape } from "./colliderShape.js";
 import type { ColliderShapeDescriptor } from "./colliderShapeDescriptor.js";
 import type { SubstepContext } from "./substepContext.js";
+import { matrixFromQuaternion } from "./tupleMath.js";
 
 /** How a collider moves during a step. */
 export enum ColliderMotion {

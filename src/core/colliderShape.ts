@@ -1,5 +1,7 @@
-import type { ColliderShapeDescriptor, QuaternionTuple, Vector3Tuple } from "./colliderShapeDescriptor.js";
+import type { ColliderShapeDescriptor } from "./colliderShapeDescriptor.js";
+import { finiteNumber, finiteVector3, positiveFinite } from "./argumentChecks.js";
 import { TriangleMeshShape } from "./triangleMeshShape.js";
+import { matrixFromQuaternion } from "./tupleMath.js";
 
 /** Shape kinds understood by the narrow phase. */
 export enum ColliderShapeKind {
@@ -52,20 +54,20 @@ export class ColliderShape {
         switch (descriptor.kind) {
             case "plane": {
                 this.kind = ColliderShapeKind.Plane;
-                const [nx, ny, nz] = finiteVector(descriptor.normal, "plane normal");
+                const [nx, ny, nz] = finiteVector3(descriptor.normal, "plane normal");
                 const length = Math.hypot(nx, ny, nz);
                 if (!(length > 0)) {
                     throw new Error("plane normal must not be zero");
                 }
                 this._a.set([nx / length, ny / length, nz / length]);
-                this._radius = finite(descriptor.offset, "plane offset") / length;
+                this._radius = finiteNumber(descriptor.offset, "plane offset") / length;
                 b.set([-Infinity, -Infinity, -Infinity, Infinity, Infinity, Infinity]);
                 break;
             }
             case "sphere": {
                 this.kind = ColliderShapeKind.Sphere;
-                const radius = positive(descriptor.radius, "sphere radius");
-                const c = finiteVector(descriptor.center, "sphere center");
+                const radius = positiveFinite(descriptor.radius, "sphere radius");
+                const c = finiteVector3(descriptor.center, "sphere center");
                 this._center.set(c);
                 this._radius = radius;
                 b.set([c[0] - radius, c[1] - radius, c[2] - radius, c[0] + radius, c[1] + radius, c[2] + radius]);
@@ -73,13 +75,13 @@ export class ColliderShape {
             }
             case "box": {
                 this.kind = ColliderShapeKind.Box;
-                const h = finiteVector(descriptor.halfExtents, "box half extents");
+                const h = finiteVector3(descriptor.halfExtents, "box half extents");
                 if (!(h[0] > 0 && h[1] > 0 && h[2] > 0)) {
                     throw new Error(`box half extents must be positive, got ${h.join(", ")}`);
                 }
                 this._a.set(h);
                 this.twoSided = Math.min(h[0], h[1], h[2]) < THIN_BOX_HALF_EXTENT;
-                this._center.set(finiteVector(descriptor.center, "box center"));
+                this._center.set(finiteVector3(descriptor.center, "box center"));
                 matrixFromQuaternion(descriptor.rotation ?? [0, 0, 0, 1], this._rotation);
                 const r = this._rotation;
                 for (let axis = 0; axis < 3; axis++) {
@@ -92,9 +94,9 @@ export class ColliderShape {
             case "capsule":
             case "cylinder": {
                 this.kind = descriptor.kind === "capsule" ? ColliderShapeKind.Capsule : ColliderShapeKind.Cylinder;
-                const radius = positive(descriptor.radius, `${descriptor.kind} radius`);
-                const pa = finiteVector(descriptor.pointA, `${descriptor.kind} pointA`);
-                const pb = finiteVector(descriptor.pointB, `${descriptor.kind} pointB`);
+                const radius = positiveFinite(descriptor.radius, `${descriptor.kind} radius`);
+                const pa = finiteVector3(descriptor.pointA, `${descriptor.kind} pointA`);
+                const pb = finiteVector3(descriptor.pointB, `${descriptor.kind} pointB`);
                 if (this.kind === ColliderShapeKind.Cylinder && !(Math.hypot(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]) > 0)) {
                     throw new Error("cylinder pointA and pointB must differ");
                 }
@@ -336,42 +338,6 @@ export class ColliderShape {
     }
 }
 
-/** Row-major rotation matrix of a unit quaternion `[x, y, z, w]` (normalised first). */
-export function matrixFromQuaternion(q: ArrayLike<number>, out: Float64Array): void {
-    const length = Math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    const x = q[0] / length;
-    const y = q[1] / length;
-    const z = q[2] / length;
-    const w = q[3] / length;
-    out[0] = 1 - 2 * (y * y + z * z);
-    out[1] = 2 * (x * y - z * w);
-    out[2] = 2 * (x * z + y * w);
-    out[3] = 2 * (x * y + z * w);
-    out[4] = 1 - 2 * (x * x + z * z);
-    out[5] = 2 * (y * z - x * w);
-    out[6] = 2 * (x * z - y * w);
-    out[7] = 2 * (y * z + x * w);
-    out[8] = 1 - 2 * (x * x + y * y);
-}
-
-function finite(value: number, name: string): number {
-    if (!Number.isFinite(value)) {
-        throw new Error(`${name} must be finite, got ${value}`);
-    }
-    return value;
-}
-
-function positive(value: number, name: string): number {
-    if (!(value > 0) || !Number.isFinite(value)) {
-        throw new Error(`${name} must be positive and finite, got ${value}`);
-    }
-    return value;
-}
-
-function finiteVector(v: Vector3Tuple | QuaternionTuple, name: string): [number, number, number] {
-    return [finite(v[0], `${name}.x`), finite(v[1], `${name}.y`), finite(v[2], `${name}.z`)];
-}
-
 function pointBounds(positions: ArrayLike<number>, out: Float64Array): void {
     if (positions.length < 3 || positions.length % 3 !== 0) {
         throw new Error(`shape positions must hold xyz triples, got ${positions.length} numbers`);
@@ -379,7 +345,7 @@ function pointBounds(positions: ArrayLike<number>, out: Float64Array): void {
     out.set([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
     for (let i = 0; i < positions.length; i += 3) {
         for (let axis = 0; axis < 3; axis++) {
-            const v = finite(positions[i + axis], `shape position ${i / 3}`);
+            const v = finiteNumber(positions[i + axis], `shape position ${i / 3}`);
             out[axis] = Math.min(out[axis], v);
             out[axis + 3] = Math.max(out[axis + 3], v);
         }

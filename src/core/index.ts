@@ -21,4 +21,14 @@ export { XpbdWorld, type XpbdWorldOptions } from "./xpbdWorld.js";
 export { computeAerodynamicForces, DEFAULT_AIR_DENSITY, DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT } from "./aerodynamics.js";
 export { closestPointOnTriangle } from "./closestPointOnTriangle.js";
 export { lumpParticleMasses } from "./particleMasses.js";
-export { booleanValue, describeValue, finiteNonNegative, mask32, positiveFinite, positiveInteger, unitInterval } from "./argumentChecks.js";
+export {
+    booleanValue,
+    describeValue,
+    finiteNonNegative,
+    finiteNumber,
+    finiteVector3,
+    mask32,
+    positiveFinite,
+    positiveInteger,
+    unitInterval,
+} from "./argumentChecks.js";

@@ -1,4 +1,4 @@
-import { finiteNonNegative, positiveInteger } from "./argumentChecks.js";
+import { finiteNonNegative, finiteVector3, positiveInteger } from "./argumentChecks.js";
 import { computeAerodynamicForces, DEFAULT_AIR_DENSITY } from "./aerodynamics.js";
 import { measureBody } from "./bodyMeasures.js";
 import { ColliderMotion, type Collider } from "./collider.js";
@@ -107,16 +107,8 @@ export class XpbdWorld {
 
     /** @param options - see {@link XpbdWorldOptions} */
     public constructor(options: XpbdWorldOptions = {}) {
-        const gravity = options.gravity ?? [0, -9.81, 0];
-        if (!gravity.every(Number.isFinite)) {
-            throw new RangeError(`gravity must be finite, got ${gravity.join(", ")}`);
-        }
-        this.gravity.set(gravity);
-        const wind = options.wind ?? [0, 0, 0];
-        if (!wind.every(Number.isFinite)) {
-            throw new RangeError(`wind must be finite, got ${wind.join(", ")}`);
-        }
-        this.wind.set(wind);
+        this.gravity.set(finiteVector3(options.gravity ?? [0, -9.81, 0], "gravity"));
+        this.wind.set(finiteVector3(options.wind ?? [0, 0, 0], "wind"));
         this.airDensity = finiteNonNegative(options.airDensity ?? DEFAULT_AIR_DENSITY, "airDensity");
         this.substeps = positiveInteger(options.substeps ?? 5, "substeps");
         this.iterations = positiveInteger(options.iterations ?? 1, "iterations");

@@ -3,7 +3,8 @@ import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
 import { PhysicsAggregate } from "@babylonjs/core/Physics/v2/physicsAggregate";
 import { PhysicsMotionType, PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
 import type { ColliderShapeDescriptor, QuaternionTuple, Vector3Tuple } from "../../src/core/colliderShapeDescriptor";
-import { readHavokMotion, readHavokShape } from "../../src/babylon/havokShapeReader";
+import { readHavokMotion } from "../../src/babylon/havokBodyReader";
+import { readHavokShape } from "../../src/babylon/havokShapeReader";
 import { createBody, createHavokScene, createShape, type HavokScene } from "../support/havokScene";
 
 const TOLERANCE = 1e-4;
