@@ -15,7 +15,7 @@ import {
     type SoftImpostorOptions,
     type SoftImpostorOptionValues,
 } from "./softImpostor.js";
-import type { XpbdPlugin } from "./xpbdPlugin.js";
+import { XpbdPlugin } from "./xpbdPlugin.js";
 
 /** Options of a {@link ClothImpostor}; see {@link SoftImpostorOptions} for the shared ones. */
 export interface ClothImpostorOptions extends SoftImpostorOptions {
@@ -48,14 +48,14 @@ export class ClothImpostor extends SoftImpostor {
     /**
      * @param mesh - an indexed triangle mesh (not disposed)
      * @param options - see {@link ClothImpostorOptions}
-     * @param plugin - the scene's {@link XpbdPlugin}
+     * @param plugin - the {@link XpbdPlugin} to join; default: the one of the mesh's scene (`XpbdPlugin.FromScene`)
      * @throws Error for a disposed mesh, a mesh without indices, or an invalid option (RangeError)
      */
-    public constructor(mesh: Mesh, options: ClothImpostorOptions, plugin: XpbdPlugin) {
+    public constructor(mesh: Mesh, options: ClothImpostorOptions = {}, plugin?: XpbdPlugin) {
         const o = { ...SOFT_IMPOSTOR_DEFAULTS, ...CLOTH_IMPOSTOR_DEFAULTS, ...options };
         const stiffness = { stretch: o.stretchStiffness, shear: o.shearStiffness, bend: o.bendStiffness, volume: 1 };
         const bodyOptions = coreOptions("ClothImpostor", o, stiffness);
-        plugin._checkUsable("ClothImpostor");
+        const xpbd = XpbdPlugin._ForMesh(mesh, plugin, "ClothImpostor");
         const data = readMeshData(mesh, "ClothImpostor");
         const topology = buildClothTopology(data.worldPositions, data.indices);
         const body = new SoftBody(
@@ -78,7 +78,7 @@ export class ClothImpostor extends SoftImpostor {
                 body.setPinWeight(topology.renderToParticle[v], 1);
             }
         }
-        super("cloth", mesh, body, topology.renderToParticle, plugin, o, stiffness, new RenderMeshSync(mesh, data));
+        super("cloth", mesh, body, topology.renderToParticle, xpbd, o, stiffness, new RenderMeshSync(mesh, data));
         this.topologyReport = topology.report;
         warnAboutTopology(mesh.name, topology.report);
     }

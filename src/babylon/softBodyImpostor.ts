@@ -15,7 +15,7 @@ import {
     type SoftImpostorOptions,
     type SoftImpostorOptionValues,
 } from "./softImpostor.js";
-import type { XpbdPlugin } from "./xpbdPlugin.js";
+import { XpbdPlugin } from "./xpbdPlugin.js";
 
 /** Options of a {@link SoftBodyImpostor}; see {@link SoftImpostorOptions} for the shared ones. */
 export interface SoftBodyImpostorOptions extends SoftImpostorOptions {
@@ -58,17 +58,17 @@ export class SoftBodyImpostor extends SoftImpostor {
     /**
      * @param mesh - a closed, indexed triangle mesh (not disposed)
      * @param options - see {@link SoftBodyImpostorOptions}
-     * @param plugin - the scene's {@link XpbdPlugin}
+     * @param plugin - the {@link XpbdPlugin} to join; default: the one of the mesh's scene (`XpbdPlugin.FromScene`)
      * @throws Error for a disposed mesh, a mesh without indices or not closed, or an invalid option (RangeError)
      */
-    public constructor(mesh: Mesh, options: SoftBodyImpostorOptions, plugin: XpbdPlugin) {
+    public constructor(mesh: Mesh, options: SoftBodyImpostorOptions = {}, plugin?: XpbdPlugin) {
         const o = { ...SOFT_IMPOSTOR_DEFAULTS, ...SOFT_BODY_IMPOSTOR_DEFAULTS, ...options };
         const stiffness = { stretch: o.stretchStiffness, shear: 1, bend: 1, volume: o.volumeStiffness };
         const bodyOptions = coreOptions("SoftBodyImpostor", o, stiffness);
         if (!Number.isInteger(o.resolution) || o.resolution < 1) {
             throw new RangeError(`SoftBodyImpostor: resolution must be a positive integer, got ${o.resolution}`);
         }
-        plugin._checkUsable("SoftBodyImpostor");
+        const xpbd = XpbdPlugin._ForMesh(mesh, plugin, "SoftBodyImpostor");
         const data = readMeshData(mesh, "SoftBodyImpostor");
         // Tetrahedralised in the mesh's own axes (its world placement without the scaling), then placed in the world:
         // the lattice, and so the body, is the same however the mesh is turned. In world axes a turned box would be cut
@@ -87,7 +87,7 @@ export class SoftBodyImpostor extends SoftImpostor {
             },
             bodyOptions,
         );
-        super("softBody", mesh, body, dominantCorners(binding), plugin, o, stiffness, new RenderMeshSync(mesh, data));
+        super("softBody", mesh, body, dominantCorners(binding), xpbd, o, stiffness, new RenderMeshSync(mesh, data));
         this.resolution = o.resolution;
         this.binding = binding;
     }

@@ -246,6 +246,19 @@ export class XpbdPlugin {
         return plugin && !plugin._disposeIfEngineGone() ? plugin : null;
     }
 
+    /**
+     * The plugin an impostor of `mesh` joins: `plugin` when given, else the one hooked into the mesh's scene (as
+     * `PhysicsAggregate` finds its scene's physics engine). Throws when there is none or it is disposed. @internal
+     */
+    public static _ForMesh(mesh: AbstractMesh, plugin: XpbdPlugin | undefined, caller: string): XpbdPlugin {
+        const found = plugin ?? XpbdPlugin.FromScene(mesh.getScene());
+        if (!found) {
+            throw new Error(`${caller}: the scene of mesh "${mesh.name}" has no XpbdPlugin; create one first (new XpbdPlugin(scene))`);
+        }
+        found._checkUsable(caller);
+        return found;
+    }
+
     /** The impostors, in simulation order. */
     public get impostors(): readonly SoftImpostor[] {
         return this._impostors;

@@ -24,6 +24,22 @@ describe("XpbdPlugin lifecycle", () => {
     });
     afterEach(() => h.dispose());
 
+    it("an impostor built without a plugin joins the one of its mesh's scene, and says so when there is none", () => {
+        const sheet = CreateGround("sheet", { width: 0.5, height: 0.5, subdivisions: 4 }, h.scene);
+        const cube = CreateBox("cube", { size: 0.3 }, h.scene);
+        expect(() => new ClothImpostor(sheet)).toThrow(/ClothImpostor: the scene of mesh "sheet" has no XpbdPlugin/);
+        expect(() => new SoftBodyImpostor(cube, { resolution: 2 })).toThrow(/SoftBodyImpostor: the scene of mesh "cube" has no XpbdPlugin/);
+        const xpbd = new XpbdPlugin(h.scene);
+        const cloth = new ClothImpostor(sheet);
+        const jelly = new SoftBodyImpostor(cube, { resolution: 2 });
+        expect(cloth.plugin).toBe(xpbd);
+        expect(jelly.plugin).toBe(xpbd);
+        expect(xpbd.impostors).toEqual([cloth, jelly]);
+        xpbd.dispose();
+        const other = CreateGround("other", { width: 0.5, height: 0.5, subdivisions: 2 }, h.scene);
+        expect(() => new ClothImpostor(other)).toThrow(/has no XpbdPlugin/);
+    });
+
     it("after 1,000 steps with setSubTimeStep, soft time equals Havok time", () => {
         const xpbd = new XpbdPlugin(h.scene, { substeps: 4, iterations: 1 });
         const mesh = CreateGround("cloth", { width: 0.5, height: 0.5, subdivisions: 4 }, h.scene);
