@@ -25,7 +25,7 @@ function layer(forbidden, message) {
 }
 
 export default tseslint.config(
-    { ignores: ["dist/", "dist-playground/", "test-results/", "node_modules/", "**/*.d.ts"] },
+    { ignores: ["dist/", "dist-playground/", "docs-api/", "test-results/", "node_modules/", "**/*.d.ts"] },
     js.configs.recommended,
     ...tseslint.configs.recommended,
     {

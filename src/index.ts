@@ -1,6 +1,9 @@
 /**
  * babylon-xpbd: cloth and soft bodies for Babylon.js 9 simulated with XPBD beside Havok rigid bodies (physics v2).
- * The Babylon layer (plugin, impostors) plus the public APIs of the core engine and the mesh builders.
+ * This entry is what a Babylon scene needs: the plugin, the impostors, their options, defaults and events. The engine
+ * without Babylon (worlds, bodies, colliders, constraint sets, and the `SoftBody` and `StepStats` types that
+ * `impostor.body` and `xpbd.stats` return) is the `babylon-xpbd/core` entry, and the mesh builders (cloth topology,
+ * tetrahedralisation, render binding) are `babylon-xpbd/meshing`.
  */
 /** The package version, kept equal to `version` in package.json. */
 export const VERSION = "0.1.0";
@@ -24,7 +27,4 @@ export {
 export { CLOTH_IMPOSTOR_DEFAULTS, ClothImpostor, type ClothImpostorOptions } from "./babylon/clothImpostor.js";
 export { SOFT_BODY_IMPOSTOR_DEFAULTS, SoftBodyImpostor, type SoftBodyImpostorOptions } from "./babylon/softBodyImpostor.js";
 export type { PinTarget } from "./babylon/pinTargets.js";
-export { readHavokMotion, type HavokMotionState } from "./babylon/havokBodyReader.js";
-export { readHavokShape } from "./babylon/havokShapeReader.js";
-export * from "./core/index.js";
-export * from "./meshing/index.js";
+export { SoftBodyEventType } from "./core/eventQueue.js";

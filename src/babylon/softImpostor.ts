@@ -211,6 +211,7 @@ export abstract class SoftImpostor {
      * @param options - validated shared options
      * @param stiffness - validated stiffness values
      * @param _renderSync - the render write-back
+     * @internal
      */
     protected constructor(
         /** `"cloth"` or `"softBody"`. */

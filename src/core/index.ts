@@ -1,3 +1,10 @@
+/**
+ * `babylon-xpbd/core`: the XPBD engine on typed arrays, without Babylon. A world ({@link XpbdWorld}) steps soft
+ * bodies ({@link SoftBody}) against rigid colliders ({@link Collider}); the Babylon plugin drives one of these. Use it
+ * directly for headless simulation, tools and tests. Besides the engine's API it exports the building blocks the
+ * Babylon layer uses (argument checks, constraint sets, the substep context): those follow the engine's version but
+ * are documented only in their TSDoc.
+ */
 export type { ColliderShapeDescriptor, QuaternionTuple, Vector3Tuple } from "./colliderShapeDescriptor.js";
 export type { SoftBodyDescriptor } from "./softBodyDescriptor.js";
 export { BendConstraints, dihedralAngle, writeHinge } from "./bendConstraints.js";
@@ -6,7 +13,7 @@ export { ISOMETRIC_BEND_MAX_REST_ANGLE, IsometricBendConstraints } from "./isome
 export { COMPLIANCE_AT_ZERO_STIFFNESS, complianceFromStiffness, pinComplianceFromWeight } from "./stiffness.js";
 export { Collider, ColliderMotion, type ColliderOptions } from "./collider.js";
 export { ColliderGrid } from "./colliderGrid.js";
-export { ColliderShape, ColliderShapeKind } from "./colliderShape.js";
+export { ColliderShape, ColliderShapeKind, THIN_BOX_HALF_EXTENT } from "./colliderShape.js";
 export { DistanceConstraints } from "./distanceConstraints.js";
 export { EventQueue, SoftBodyEventType } from "./eventQueue.js";
 export { ParticleContacts } from "./particleContacts.js";

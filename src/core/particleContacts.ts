@@ -257,9 +257,9 @@ export class ParticleContacts {
      * The held solve, at the start of a substep, after the colliders' accelerations and before they move: every
      * dynamic body about to press on particles that their taut tethers hold (see `TetherConstraints.heldFraction`)
      * gets the impulses that keep it from sinking into them, at velocity level and inelastic, with Coulomb friction,
-     * by sequential impulses over those contacts ({@link HELD_ITERATIONS} rounds, accumulated and clamped). A contact
+     * by sequential impulses over those contacts (`HELD_ITERATIONS` rounds, accumulated and clamped). A contact
      * may close its gap within the step, and no more (a speculative contact), so the body comes to rest exactly on
-     * the particles; a penetration is pushed out at no more than {@link HELD_PUSH_OUT_SPEED}. The particles do not
+     * the particles; a penetration is pushed out at no more than `HELD_PUSH_OUT_SPEED`. The particles do not
      * move: their tethers hand the load to the pins. This is how a 0.5 kg hammock holds a 500 kg crate: a light
      * particle cannot stop a heavy body one correction at a time, but the pins behind it can.
      */

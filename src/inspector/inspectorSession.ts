@@ -50,6 +50,12 @@ export class XpbdInspectorSession {
     private readonly _selectionObserver: IObserver;
     private _disposed = false;
 
+    /**
+     * Made by the Inspector service for the scene the Inspector shows.
+     * @param scene - the scene the Inspector shows
+     * @param _selection - the Inspector's selection, read and written by the panes
+     * @internal
+     */
     public constructor(
         public readonly scene: Scene,
         private readonly _selection: SelectionAccess,

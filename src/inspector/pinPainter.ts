@@ -40,8 +40,8 @@ export class PinPainter {
 
     /**
      * @param impostor - the impostor to paint
-     * @param settings - brush settings (kept by reference)
-     * @param onPainted - called after each dab or row that changed weights
+     * @param _settings - brush settings (kept by reference)
+     * @param _onPainted - called after each dab or row that changed weights
      */
     public constructor(
         public readonly impostor: SoftImpostor,

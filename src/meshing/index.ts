@@ -1,6 +1,6 @@
 /**
- * `src/meshing`: pure functions turning mesh arrays into simulation data (cloth topology, tetrahedralisation) and
- * binding render vertices to the simulation. No Babylon import.
+ * `babylon-xpbd/meshing`: pure functions turning mesh arrays into simulation data (cloth topology,
+ * tetrahedralisation) and binding render vertices to the simulation. No Babylon import.
  */
 export { buildClothTopology } from "./clothTopology.js";
 export type { ClothTopology, ClothTopologyOptions, ClothTopologyReport } from "./clothTopology.js";

@@ -65,7 +65,7 @@ export interface TetMeshStats {
     rejectedSnaps: number;
 }
 
-/** A tetrahedral mesh for {@link SoftBodyDescriptor}: `positions` and `tets` plug in directly. */
+/** A tetrahedral mesh for the core's `SoftBodyDescriptor`: `positions` and `tets` plug in directly. */
 export interface TetMesh {
     /** Particle rest positions, xyz interleaved. */
     positions: Float64Array;
