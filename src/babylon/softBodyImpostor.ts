@@ -5,7 +5,7 @@
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT, SoftBody } from "../core/index.js";
-import { applyTetBinding, bindToTets, tetEdges, tetrahedralize, type TetBinding } from "../meshing/index.js";
+import { applyTetBinding, bindToTets, tetEdges, tetrahedralize, tetResolution, type TetBinding } from "../meshing/index.js";
 import { readMeshData, transformPoints } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
 import {
@@ -65,9 +65,7 @@ export class SoftBodyImpostor extends SoftImpostor {
         const o = { ...SOFT_IMPOSTOR_DEFAULTS, ...SOFT_BODY_IMPOSTOR_DEFAULTS, ...options };
         const stiffness = { stretch: o.stretchStiffness, shear: 1, bend: 1, volume: o.volumeStiffness };
         const bodyOptions = coreOptions("SoftBodyImpostor", o, stiffness);
-        if (!Number.isInteger(o.resolution) || o.resolution < 1) {
-            throw new RangeError(`SoftBodyImpostor: resolution must be a positive integer, got ${o.resolution}`);
-        }
+        tetResolution(o.resolution, "SoftBodyImpostor: resolution");
         const xpbd = XpbdPlugin._ForMesh(mesh, plugin, "SoftBodyImpostor");
         const data = readMeshData(mesh, "SoftBodyImpostor");
         // Tetrahedralised in the mesh's own axes (its world placement without the scaling), then placed in the world:

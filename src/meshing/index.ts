@@ -6,7 +6,7 @@ export { buildClothTopology } from "./clothTopology.js";
 export type { ClothTopology, ClothTopologyOptions, ClothTopologyReport } from "./clothTopology.js";
 export { createClothGrid } from "./clothGrid.js";
 export type { ClothGrid, ClothGridOptions } from "./clothGrid.js";
-export { DEFAULT_TET_RESOLUTION, MAX_TET_RESOLUTION, tetrahedralize } from "./tetrahedralize.js";
+export { DEFAULT_TET_RESOLUTION, MAX_TET_RESOLUTION, tetrahedralize, tetResolution } from "./tetrahedralize.js";
 export type { TetMesh, TetMeshStats, TetrahedralizeOptions } from "./tetrahedralize.js";
 export {
     applyTetBinding,

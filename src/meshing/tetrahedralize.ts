@@ -84,6 +84,14 @@ export interface TetMesh {
     warnings: string[];
 }
 
+/** Returns `value` if it is a lattice resolution {@link tetrahedralize} accepts; otherwise throws naming `name`. */
+export function tetResolution(value: number, name: string): number {
+    if (!Number.isInteger(value) || value < 1 || value > MAX_TET_RESOLUTION) {
+        throw new RangeError(`${name} must be an integer in [1, ${MAX_TET_RESOLUTION}] (got ${describeValue(value)})`);
+    }
+    return value;
+}
+
 /**
  * Fills a closed triangle mesh (box, sphere, torus knot, glTF model; UV seams are welded first, either winding
  * is accepted) with tetrahedra.
@@ -110,12 +118,7 @@ export interface TetMesh {
  */
 export function tetrahedralize(positions: ArrayLike<number>, indices: ArrayLike<number>, options: TetrahedralizeOptions = {}): TetMesh {
     validateTriangleMesh("tetrahedralize", positions, indices);
-    const resolution = options.resolution ?? DEFAULT_TET_RESOLUTION;
-    if (!Number.isInteger(resolution) || resolution < 1 || resolution > MAX_TET_RESOLUTION) {
-        throw new RangeError(
-            `tetrahedralize: resolution must be an integer in [1, ${MAX_TET_RESOLUTION}] (got ${describeValue(resolution)})`,
-        );
-    }
+    const resolution = tetResolution(options.resolution ?? DEFAULT_TET_RESOLUTION, "tetrahedralize: resolution");
     const warnings: string[] = [];
 
     // Weld seams so that closedness and the winding number see one connected surface.

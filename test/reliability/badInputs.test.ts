@@ -71,7 +71,7 @@ describe("bad input through the public API", () => {
         test("a resolution of 1e6 is refused before the lattice is allocated", () => {
             const started = performance.now();
             expect(() => new SoftBodyImpostor(CreateBox("box", { size: 1 }, h.scene), { resolution: 1e6 }, xpbd)).toThrow(
-                /resolution must be an integer in \[1, 64\] \(got 1000000\)/,
+                /^SoftBodyImpostor: resolution must be an integer in \[1, 64\] \(got 1000000\)/,
             );
             expect(performance.now() - started).toBeLessThan(1000);
         });
