@@ -289,14 +289,20 @@ export class XpbdPlugin {
      * Wind velocity (m/s, world) on every impostor (scaled per impostor by its `windScale`). The getter returns a
      * new Vector3 holding the world's current wind (editing it changes nothing: assign it back); the setter copies the value
      * into the core world, taking effect at the next step. Gusts: assign a new value every frame.
+     * Per frame, {@link getWindToRef} reads it without allocating.
      * @throws RangeError when a component is not finite
      */
     public get wind(): Vector3 {
-        const w = this.world.wind;
-        return new Vector3(w[0], w[1], w[2]);
+        return this.getWindToRef(new Vector3());
     }
     public set wind(value: Vector3) {
         this.world.wind.set(finiteVector3([value.x, value.y, value.z], "wind"));
+    }
+
+    /** Writes the wind velocity (m/s, world) into `result` and returns it. */
+    public getWindToRef(result: Vector3): Vector3 {
+        const w = this.world.wind;
+        return result.set(w[0], w[1], w[2]);
     }
 
     /** Air density ρ (kg/m³, ≥ 0; 0 turns aerodynamics off). Default 1.2. */

@@ -53,6 +53,9 @@ describe("wind on the plugin", () => {
         expect(copy.asArray()).toEqual([3, 0, -4]);
         copy.x = 100; // a copy: editing it does not change the world
         expect(xpbd.world.wind[0]).toBe(3);
+        const target = new Vector3(7, 7, 7);
+        expect(xpbd.getWindToRef(target)).toBe(target);
+        expect(target.asArray()).toEqual([3, 0, -4]);
 
         xpbd.airDensity = 0.5;
         expect(xpbd.world.airDensity).toBe(0.5);
