@@ -1,10 +1,12 @@
+import { positiveFinite } from "./argumentChecks.js";
 import type { SoftBodyDescriptor } from "./softBodyDescriptor.js";
 import { tetVolume } from "./volumeConstraints.js";
 
 /**
  * Per-particle masses for a descriptor: explicit ones when given, else the total mass lumped by tet volume (each
  * tet gives a quarter of its share to each corner), else by triangle area (a third per corner), else evenly.
- * Particles that receive nothing (isolated ones) get the mean mass, so every particle is simulated.
+ * Particles that receive nothing (isolated ones) get the mean mass, so every particle is simulated. The total mass
+ * is `mass`, else `density` times the rest volume (tets) or area (triangles), else 1 kg.
  */
 export function lumpParticleMasses(
     descriptor: SoftBodyDescriptor,
@@ -27,7 +29,16 @@ export function lumpParticleMasses(
         }
         return masses;
     }
-    const total = descriptor.mass ?? 1;
+    if (descriptor.mass !== undefined && descriptor.density !== undefined) {
+        throw new Error(`give mass or density, not both (got mass ${descriptor.mass} and density ${descriptor.density})`);
+    }
+    if (descriptor.density !== undefined) {
+        positiveFinite(descriptor.density, "density");
+        if (tets.length === 0 && triangles.length === 0) {
+            throw new Error("density needs tets (kg/m³) or triangles (kg/m²) to measure the body by");
+        }
+    }
+    let total = descriptor.mass ?? 1;
     if (!(total > 0) || !Number.isFinite(total)) {
         throw new Error(`mass must be positive and finite, got ${total}`);
     }
@@ -62,6 +73,13 @@ export function lumpParticleMasses(
     for (let i = 0; i < n; i++) {
         sum += masses[i];
         weighted += masses[i] > 0 ? 1 : 0;
+    }
+    if (descriptor.density !== undefined) {
+        // `sum` is the rest volume (or area): every tet (triangle) handed out exactly its measure.
+        total = descriptor.density * sum;
+        if (!(total > 0) || !Number.isFinite(total)) {
+            throw new Error(`density ${descriptor.density} gives a total mass of ${total} (the body has no volume or area)`);
+        }
     }
     const mean = weighted > 0 ? sum / weighted : 1;
     let adjusted = 0;

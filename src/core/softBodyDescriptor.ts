@@ -10,8 +10,14 @@ export interface SoftBodyDescriptor {
      * tetrahedron volume when `tets` are given, else by triangle area when `triangles` are given, else evenly.
      */
     particleMasses?: ArrayLike<number>;
-    /** Total mass in kg, used when `particleMasses` is omitted. Default 1. */
+    /** Total mass in kg, used when `particleMasses` is omitted. Default 1 (or what {@link SoftBodyDescriptor.density} gives). */
     mass?: number;
+    /**
+     * Density, used when neither `particleMasses` nor `mass` is given: kg/m³ of tetrahedron volume when `tets` are
+     * given, else kg/m² of triangle area (a cloth's areal density, "fabric weight"). The total mass is the density
+     * times the rest volume or area, spread like `mass`.
+     */
+    density?: number;
     /** Surface triangles, 3 particle indices each (either winding: the core never relies on it): mass and wind. */
     triangles?: ArrayLike<number>;
     /** Stretch (structural) distance constraints: particle index pairs. */
