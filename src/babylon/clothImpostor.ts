@@ -10,6 +10,7 @@ import { readMeshData } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
 import {
     coreOptions,
+    massSource,
     SOFT_IMPOSTOR_DEFAULTS,
     SoftImpostor,
     type SoftImpostorOptions,
@@ -55,6 +56,7 @@ export class ClothImpostor extends SoftImpostor {
         const o = { ...SOFT_IMPOSTOR_DEFAULTS, ...CLOTH_IMPOSTOR_DEFAULTS, ...options };
         const stiffness = { stretch: o.stretchStiffness, shear: o.shearStiffness, bend: o.bendStiffness, volume: 1 };
         const bodyOptions = coreOptions("ClothImpostor", o, stiffness);
+        const mass = massSource("ClothImpostor", options, o.mass);
         const xpbd = XpbdPlugin._ForMesh(mesh, plugin, "ClothImpostor");
         const data = readMeshData(mesh, "ClothImpostor");
         const topology = buildClothTopology(data.worldPositions, data.indices);
@@ -65,7 +67,7 @@ export class ClothImpostor extends SoftImpostor {
                 stretch: topology.stretch,
                 shear: topology.shear,
                 bend: topology.bend,
-                mass: o.mass,
+                ...mass,
             },
             bodyOptions,
         );
@@ -77,6 +79,10 @@ export class ClothImpostor extends SoftImpostor {
                 }
                 body.setPinWeight(topology.renderToParticle[v], 1);
             }
+        }
+        if (mass.density !== undefined) {
+            // The total mass is what the density gave.
+            o.mass = body.totalMass;
         }
         super("cloth", mesh, body, topology.renderToParticle, xpbd, o, stiffness, new RenderMeshSync(mesh, data));
         this.topologyReport = topology.report;

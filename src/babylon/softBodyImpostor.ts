@@ -10,6 +10,7 @@ import { readMeshData, transformPoints } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
 import {
     coreOptions,
+    massSource,
     SOFT_IMPOSTOR_DEFAULTS,
     SoftImpostor,
     type SoftImpostorOptions,
@@ -65,6 +66,7 @@ export class SoftBodyImpostor extends SoftImpostor {
         const o = { ...SOFT_IMPOSTOR_DEFAULTS, ...SOFT_BODY_IMPOSTOR_DEFAULTS, ...options };
         const stiffness = { stretch: o.stretchStiffness, shear: 1, bend: 1, volume: o.volumeStiffness };
         const bodyOptions = coreOptions("SoftBodyImpostor", o, stiffness);
+        const mass = massSource("SoftBodyImpostor", options, o.mass);
         tetResolution(o.resolution, "SoftBodyImpostor: resolution");
         const xpbd = XpbdPlugin._ForMesh(mesh, plugin, "SoftBodyImpostor");
         const data = readMeshData(mesh, "SoftBodyImpostor");
@@ -81,10 +83,15 @@ export class SoftBodyImpostor extends SoftImpostor {
                 tets: tets.tets,
                 triangles: tets.surfaceTriangles,
                 stretch: tetEdges(tets.tets, tets.positions.length / 3),
-                mass: o.mass,
+                // A density weighs the mesh's own volume (the tets fall a little short of it at low resolutions).
+                mass: mass.density === undefined ? mass.mass : mass.density * tets.stats.meshVolume,
             },
             bodyOptions,
         );
+        if (mass.density !== undefined) {
+            // The total mass is what the density gave.
+            o.mass = body.totalMass;
+        }
         super("softBody", mesh, body, dominantCorners(binding), xpbd, o, stiffness, new RenderMeshSync(mesh, data));
         this.resolution = o.resolution;
         this.binding = binding;

@@ -30,8 +30,14 @@ export type SoftImpostorKind = "cloth" | "softBody";
 
 /** Options shared by both impostors; every field has a default. Stiffnesses are sliders in [0, 1]. */
 export interface SoftImpostorOptions {
-    /** Total mass in kg, spread over the particles by area (cloth) or volume (soft body). Default 1. */
+    /** Total mass in kg, spread over the particles by area (cloth) or volume (soft body). Default 1, or what `density` gives. */
     mass?: number;
+    /**
+     * Density, used when `mass` is not given: kg/m² of rest area for a cloth (its fabric weight; 0.45 for denim), kg/m³
+     * of the closed mesh's volume for a soft body (1,050 for a jelly). Default none (then `mass` is 1 kg). The presets
+     * ({@link ClothPresets}, {@link SoftBodyPresets}) give one, so that `{ ...ClothPresets.denim, mass: 0.4 }` overrides it.
+     */
+    density?: number;
     /**
      * Resistance to stretching, in [0, 1]: 1 is inextensible (compliance 0); each 1/6 below is one decade more
      * compliance, down to 1e-2 m/N at 0 (`complianceFromStiffness(s, "distance")`). Default 1.
@@ -73,7 +79,7 @@ export interface SoftImpostorOptions {
 }
 
 /** Every option value of an impostor, as returned by {@link SoftImpostor.getOptions}. */
-export interface SoftImpostorOptionValues extends Required<SoftImpostorOptions> {
+export interface SoftImpostorOptionValues extends Required<Omit<SoftImpostorOptions, "density">> {
     /** Shear stiffness in [0, 1] (cloth). */
     shearStiffness?: number;
     /** Bend stiffness in [0, 1] (cloth). */
@@ -95,8 +101,8 @@ export interface SoftImpostorEvent {
 }
 
 /** {@link SoftImpostorOptions} with the defaults filled in (`staticFriction` follows `friction` when absent). */
-export type ResolvedSoftImpostorOptions = Required<Omit<SoftImpostorOptions, "staticFriction">> &
-    Pick<SoftImpostorOptions, "staticFriction">;
+export type ResolvedSoftImpostorOptions = Required<Omit<SoftImpostorOptions, "staticFriction" | "density">> &
+    Pick<SoftImpostorOptions, "staticFriction" | "density">;
 
 /**
  * Defaults of {@link SoftImpostorOptions}: the core's ({@link SOFT_BODY_DEFAULTS}), so that a value is defaulted in
@@ -117,6 +123,17 @@ export const SOFT_IMPOSTOR_DEFAULTS: Readonly<ResolvedSoftImpostorOptions> = {
     liftCoefficient: SOFT_BODY_DEFAULTS.liftCoefficient,
     windScale: SOFT_BODY_DEFAULTS.windScale,
 };
+
+/**
+ * Where an impostor's mass comes from, for its core descriptor: `mass` when given (it overrides a preset's density),
+ * else `density` when given, else the default mass. Throws naming the option when the density is not positive.
+ */
+export function massSource(caller: string, options: SoftImpostorOptions, defaultMass: number): { mass?: number; density?: number } {
+    if (options.mass === undefined && options.density !== undefined) {
+        return { density: positiveFinite(options.density, `${caller}: density`) };
+    }
+    return { mass: options.mass ?? defaultMass };
+}
 
 /** Stiffness values of the four constraint kinds (those a kind does not use are kept but act on nothing). */
 export interface ImpostorStiffness {
