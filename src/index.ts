@@ -28,3 +28,11 @@ export { CLOTH_IMPOSTOR_DEFAULTS, ClothImpostor, type ClothImpostorOptions } fro
 export { SOFT_BODY_IMPOSTOR_DEFAULTS, SoftBodyImpostor, type SoftBodyImpostorOptions } from "./babylon/softBodyImpostor.js";
 export type { PinTarget } from "./babylon/pinTargets.js";
 export { SoftBodyEventType } from "./core/eventQueue.js";
+export {
+    ClothPresets,
+    SoftBodyPresets,
+    type ClothPreset,
+    type ClothPresetName,
+    type SoftBodyPreset,
+    type SoftBodyPresetName,
+} from "./babylon/materialPresets.js";
