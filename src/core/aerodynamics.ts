@@ -1,20 +1,18 @@
+import { getDefaults } from "./defaults.js";
 import type { SoftBody } from "./softBody.js";
 import type { SubstepContext } from "./substepContext.js";
 
 /** Squared air speed (m²/s²) relative to a triangle under which it feels no force (see the triangle loop). */
 const MIN_RELATIVE_SPEED2 = 1e-8;
 
-/** Default air density (kg/m³): dry air at about 20 °C and sea level. */
-export const DEFAULT_AIR_DENSITY = 1.2;
+/** Default air density (kg/m³) in the newest defaults version: dry air at about 20 °C and sea level. */
+export const DEFAULT_AIR_DENSITY = getDefaults().world.airDensity;
 
-/** Default drag coefficient: a flat plate broadside to the flow has C_D ≈ 1.2. */
-export const DEFAULT_DRAG_COEFFICIENT = 1.2;
+/** Default drag coefficient in the newest defaults version: a flat plate broadside to the flow has C_D ≈ 1.2. */
+export const DEFAULT_DRAG_COEFFICIENT = getDefaults().body.dragCoefficient;
 
-/**
- * Default lift coefficient. A rigid flat plate would need C_L ≈ 2 in this model to match its measured post-stall
- * lift; cloth is porous and bends away from the flow, and too much lift makes it flutter, so half of that.
- */
-export const DEFAULT_LIFT_COEFFICIENT = 1;
+/** Default lift coefficient in the newest defaults version (see `defaultsTable.ts` for why it is 1). */
+export const DEFAULT_LIFT_COEFFICIENT = getDefaults().body.liftCoefficient;
 
 /**
  * Aerodynamic force on each surface triangle of `body`, gathered per particle into `body.aerodynamicForces` (N) once

@@ -1,5 +1,6 @@
 import { ColliderShape } from "./colliderShape.js";
 import type { ColliderShapeDescriptor } from "./colliderShapeDescriptor.js";
+import { getDefaults, resolveDefaultsVersion } from "./defaults.js";
 import type { SubstepContext } from "./substepContext.js";
 import { matrixFromQuaternion } from "./tupleMath.js";
 
@@ -33,6 +34,8 @@ export interface ColliderOptions {
     membership?: number;
     /** Groups this collider collides with (bit mask). Default all. */
     collideWith?: number;
+    /** Defaults version that fills in the options not given (see `defaultsTable.ts`). Default the newest. */
+    defaultsVersion?: number;
 }
 
 /**
@@ -113,8 +116,9 @@ export class Collider {
             throw new Error("a collider needs at least one shape");
         }
         this.shapes = shapes.map((s) => new ColliderShape(s));
+        const d = getDefaults(resolveDefaultsVersion(options.defaultsVersion)).collider;
         this.motion = options.motion ?? ColliderMotion.Static;
-        this.mass = options.mass ?? 1;
+        this.mass = options.mass ?? d.mass;
         if (this.motion === ColliderMotion.Dynamic && !(this.mass > 0 && Number.isFinite(this.mass))) {
             throw new Error(`a dynamic collider needs a positive finite mass, got ${this.mass}`);
         }
@@ -125,10 +129,10 @@ export class Collider {
         }
         this.inertiaRotation.set(options.inertiaRotation ?? [0, 0, 0, 1]);
         this.centerOfMass.set(options.centerOfMass ?? [0, 0, 0]);
-        this.friction = options.friction ?? 0.5;
-        this.restitution = options.restitution ?? 0;
-        this.membership = options.membership ?? 1;
-        this.collideWith = options.collideWith ?? 0xffffffff;
+        this.friction = options.friction ?? d.friction;
+        this.restitution = options.restitution ?? d.restitution;
+        this.membership = options.membership ?? d.membership;
+        this.collideWith = options.collideWith ?? d.collideWith;
         this.syncPose();
     }
 

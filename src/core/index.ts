@@ -39,3 +39,13 @@ export {
     positiveInteger,
     unitInterval,
 } from "./argumentChecks.js";
+export { getDefaults, LATEST_DEFAULTS_VERSION, resolveDefaultsVersion } from "./defaults.js";
+export {
+    DEFAULTS_TABLE,
+    type ClothDefaults,
+    type ColliderDefaults,
+    type ImpostorDefaults,
+    type SoftBodyImpostorDefaults,
+    type WorldDefaults,
+    type XpbdDefaults,
+} from "./defaultsTable.js";

@@ -1,16 +1,15 @@
 import { booleanValue, finiteNonNegative, mask32 } from "./argumentChecks.js";
-import { DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT } from "./aerodynamics.js";
 import { BendConstraints } from "./bendConstraints.js";
 import { colourOrder, reorderConstraints } from "./constraintColouring.js";
 import type { ConstraintSet } from "./constraintSet.js";
 import { DistanceConstraints } from "./distanceConstraints.js";
 import { ISOMETRIC_BEND_MAX_REST_ANGLE, IsometricBendConstraints } from "./isometricBendConstraints.js";
+import { getDefaults, resolveDefaultsVersion } from "./defaults.js";
 import { ParticleContacts } from "./particleContacts.js";
 import { lumpParticleMasses } from "./particleMasses.js";
 import { PinConstraints } from "./pinConstraints.js";
 import type { SoftBodyDescriptor } from "./softBodyDescriptor.js";
 import { StepStats } from "./stepStats.js";
-import { complianceFromStiffness } from "./stiffness.js";
 import { TetherConstraints } from "./tetherConstraints.js";
 import { VolumeConstraints } from "./volumeConstraints.js";
 
@@ -69,6 +68,11 @@ export interface SoftBodyOptions {
     liftCoefficient?: number;
     /** Scale of the world's wind this body feels (0 turns its aerodynamics off, still-air drag included). Default 1. */
     windScale?: number;
+    /**
+     * Defaults version that fills in the options not given (see `defaultsTable.ts`): a body built with version n
+     * behaves the same in every later release. Default {@link LATEST_DEFAULTS_VERSION}.
+     */
+    defaultsVersion?: number;
 }
 
 /** Bending models of {@link SoftBodyOptions.bendModel}. */
@@ -77,30 +81,8 @@ export type BendModel = "auto" | "isometric" | "dihedral";
 /** Bend elements of either model: what the measuring and the Inspector read of them. */
 export type BendSet = BendConstraints | IsometricBendConstraints;
 
-/** The defaults of {@link SoftBodyOptions}. */
-export const SOFT_BODY_DEFAULTS: Readonly<Required<SoftBodyOptions>> = {
-    stretchCompliance: 0,
-    shearCompliance: complianceFromStiffness(0.9, "distance"),
-    bendCompliance: complianceFromStiffness(0.5, "bend"),
-    bendModel: "auto",
-    volumeCompliance: 0,
-    damping: 1,
-    staticFriction: 0.5,
-    kineticFriction: 0.5,
-    restitution: 0,
-    thickness: 0.01,
-    tethers: true,
-    allowSleep: true,
-    sleepVelocity: 0.02,
-    sleepTime: 0.5,
-    maxContactsPerParticle: 4,
-    membership: 0xffffffff,
-    collideWith: 0xffffffff,
-    overStretchRatio: 1.5,
-    dragCoefficient: DEFAULT_DRAG_COEFFICIENT,
-    liftCoefficient: DEFAULT_LIFT_COEFFICIENT,
-    windScale: 1,
-};
+/** The defaults of {@link SoftBodyOptions} in the newest defaults version (see `defaultsTable.ts` for every version). */
+export const SOFT_BODY_DEFAULTS: Readonly<Required<Omit<SoftBodyOptions, "defaultsVersion">>> = getDefaults().body;
 
 /**
  * A deformable body: particles in structure-of-arrays form and its constraint sets. Everything is allocated here,
@@ -110,6 +92,8 @@ export const SOFT_BODY_DEFAULTS: Readonly<Required<SoftBodyOptions>> = {
 export class SoftBody {
     /** Id assigned by the world (−1 while not in one). */
     public id = -1;
+    /** The defaults version the body's options were completed with (see {@link SoftBodyOptions.defaultsVersion}). */
+    public readonly defaultsVersion: number;
     /** Number of particles. */
     public readonly particleCount: number;
     /** Current positions (xyz per particle, world). */
@@ -213,7 +197,8 @@ export class SoftBody {
      * @param options - compliances, damping, friction, sleep and filtering; see {@link SoftBodyOptions}
      */
     public constructor(descriptor: SoftBodyDescriptor, options: SoftBodyOptions = {}) {
-        const o = { ...SOFT_BODY_DEFAULTS, ...options };
+        this.defaultsVersion = resolveDefaultsVersion(options.defaultsVersion);
+        const o = { ...getDefaults(this.defaultsVersion).body, ...options };
         validateOptions(o);
         const positions = readPositions(descriptor.positions);
         const n = positions.length / 3;
@@ -484,8 +469,8 @@ function readIndices(source: ArrayLike<number> | undefined, arity: number, parti
     return indices;
 }
 
-function validateOptions(o: Required<SoftBodyOptions>): void {
-    const nonNegative: (keyof SoftBodyOptions)[] = [
+function validateOptions(o: Required<Omit<SoftBodyOptions, "defaultsVersion">>): void {
+    const nonNegative: (keyof typeof o)[] = [
         "stretchCompliance",
         "shearCompliance",
         "bendCompliance",

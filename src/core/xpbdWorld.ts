@@ -1,8 +1,9 @@
 import { finiteNonNegative, finiteVector3, positiveInteger } from "./argumentChecks.js";
-import { computeAerodynamicForces, DEFAULT_AIR_DENSITY } from "./aerodynamics.js";
+import { computeAerodynamicForces } from "./aerodynamics.js";
 import { measureBody } from "./bodyMeasures.js";
 import { ColliderMotion, type Collider } from "./collider.js";
 import { ColliderBroadPhase } from "./colliderBroadPhase.js";
+import { getDefaults, resolveDefaultsVersion } from "./defaults.js";
 import { dampDeformation } from "./deformationDamping.js";
 import { EventQueue, SoftBodyEventType } from "./eventQueue.js";
 import { measurePinForce, recordStartMomentum } from "./pinForce.js";
@@ -56,6 +57,12 @@ export interface XpbdWorldOptions {
      * Inspector turns this on while it is open). Edge ratios, volume figures, energy and events are always measured.
      */
     residuals?: boolean;
+    /**
+     * Defaults version that fills in the options not given, and that bodies and colliders built for this world should
+     * use (see `defaultsTable.ts`): a world built with version n behaves the same in every later release. Default
+     * the newest (`LATEST_DEFAULTS_VERSION`).
+     */
+    defaultsVersion?: number;
 }
 
 /** Approach speed (m/s) under which restitution does not bounce: resting contacts stay at rest. */
@@ -92,6 +99,8 @@ export class XpbdWorld {
     public readonly events: EventQueue;
     /** Simulated time (s). */
     public time = 0;
+    /** The defaults version the world's options were completed with (see {@link XpbdWorldOptions.defaultsVersion}). */
+    public readonly defaultsVersion: number;
     /** Whether each step times itself for {@link StepStats.stepMs} (see {@link XpbdWorldOptions.timing}). */
     public timing: boolean;
     /** Whether each step measures the bend residuals and fills the residual heatmaps (see {@link XpbdWorldOptions.residuals}). */
@@ -107,16 +116,17 @@ export class XpbdWorld {
 
     /** @param options - see {@link XpbdWorldOptions} */
     public constructor(options: XpbdWorldOptions = {}) {
-        this.gravity.set(finiteVector3(options.gravity ?? [0, -9.81, 0], "gravity"));
-        this.wind.set(finiteVector3(options.wind ?? [0, 0, 0], "wind"));
-        this.airDensity = finiteNonNegative(options.airDensity ?? DEFAULT_AIR_DENSITY, "airDensity");
-        this.substeps = positiveInteger(options.substeps ?? 5, "substeps");
-        this.iterations = positiveInteger(options.iterations ?? 1, "iterations");
-        const cellSize = options.cellSize ?? 0.5;
-        this._broadPhase = new ColliderBroadPhase(cellSize, options.gridCapacity ?? 65536);
-        this.events = new EventQueue(options.eventCapacity ?? 256);
-        this.timing = options.timing ?? true;
-        this.residuals = options.residuals ?? false;
+        this.defaultsVersion = resolveDefaultsVersion(options.defaultsVersion);
+        const d = getDefaults(this.defaultsVersion).world;
+        this.gravity.set(finiteVector3(options.gravity ?? d.gravity, "gravity"));
+        this.wind.set(finiteVector3(options.wind ?? d.wind, "wind"));
+        this.airDensity = finiteNonNegative(options.airDensity ?? d.airDensity, "airDensity");
+        this.substeps = positiveInteger(options.substeps ?? d.substeps, "substeps");
+        this.iterations = positiveInteger(options.iterations ?? d.iterations, "iterations");
+        this._broadPhase = new ColliderBroadPhase(options.cellSize ?? d.cellSize, options.gridCapacity ?? d.gridCapacity);
+        this.events = new EventQueue(options.eventCapacity ?? d.eventCapacity);
+        this.timing = options.timing ?? d.timing;
+        this.residuals = options.residuals ?? d.residuals;
     }
 
     /** Adds a body (it must not be in a world already). */
