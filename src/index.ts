@@ -28,6 +28,7 @@ export { CLOTH_IMPOSTOR_DEFAULTS, ClothImpostor, type ClothImpostorOptions } fro
 export { SOFT_BODY_IMPOSTOR_DEFAULTS, SoftBodyImpostor, type SoftBodyImpostorOptions } from "./babylon/softBodyImpostor.js";
 export type { PinTarget } from "./babylon/pinTargets.js";
 export { SoftBodyEventType } from "./core/eventQueue.js";
+export { LATEST_DEFAULTS_VERSION } from "./core/defaults.js";
 export {
     ClothPresets,
     SoftBodyPresets,

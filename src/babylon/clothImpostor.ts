@@ -4,18 +4,11 @@
  */
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { Logger } from "@babylonjs/core/Misc/logger";
-import { SoftBody } from "../core/index.js";
+import { getDefaults, resolveDefaultsVersion, SoftBody, type ClothDefaults } from "../core/index.js";
 import { applyWeldBinding, buildClothTopology, type ClothTopologyReport } from "../meshing/index.js";
 import { readMeshData } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
-import {
-    coreOptions,
-    massSource,
-    SOFT_IMPOSTOR_DEFAULTS,
-    SoftImpostor,
-    type SoftImpostorOptions,
-    type SoftImpostorOptionValues,
-} from "./softImpostor.js";
+import { coreOptions, massSource, SoftImpostor, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostor.js";
 import { XpbdPlugin } from "./xpbdPlugin.js";
 
 /** Options of a {@link ClothImpostor}; see {@link SoftImpostorOptions} for the shared ones. */
@@ -28,8 +21,8 @@ export interface ClothImpostorOptions extends SoftImpostorOptions {
     pins?: ArrayLike<number>;
 }
 
-/** Defaults of the cloth-only options. */
-export const CLOTH_IMPOSTOR_DEFAULTS = { shearStiffness: 0.9, bendStiffness: 0.5 } as const;
+/** Defaults of the cloth-only options in the newest defaults version (every version: `getDefaults(version).cloth`). */
+export const CLOTH_IMPOSTOR_DEFAULTS: Readonly<ClothDefaults> = getDefaults().cloth;
 
 /**
  * Simulates `mesh` as cloth. The mesh is read in world space once (its transform is honoured); its vertex buffers
@@ -53,11 +46,13 @@ export class ClothImpostor extends SoftImpostor {
      * @throws Error for a disposed mesh, a mesh without indices, or an invalid option (RangeError)
      */
     public constructor(mesh: Mesh, options: ClothImpostorOptions = {}, plugin?: XpbdPlugin) {
-        const o = { ...SOFT_IMPOSTOR_DEFAULTS, ...CLOTH_IMPOSTOR_DEFAULTS, ...options };
-        const stiffness = { stretch: o.stretchStiffness, shear: o.shearStiffness, bend: o.bendStiffness, volume: 1 };
-        const bodyOptions = coreOptions("ClothImpostor", o, stiffness);
-        const mass = massSource("ClothImpostor", options, o.mass);
         const xpbd = XpbdPlugin._ForMesh(mesh, plugin, "ClothImpostor");
+        const defaultsVersion = resolveDefaultsVersion(options.defaultsVersion ?? xpbd.defaultsVersion, "ClothImpostor: defaultsVersion");
+        const defaults = getDefaults(defaultsVersion);
+        const o = { ...defaults.impostor, ...defaults.cloth, ...options };
+        const stiffness = { stretch: o.stretchStiffness, shear: o.shearStiffness, bend: o.bendStiffness, volume: 1 };
+        const bodyOptions = { ...coreOptions("ClothImpostor", o, stiffness), defaultsVersion };
+        const mass = massSource("ClothImpostor", options, o.mass);
         const data = readMeshData(mesh, "ClothImpostor");
         const topology = buildClothTopology(data.worldPositions, data.indices);
         const body = new SoftBody(

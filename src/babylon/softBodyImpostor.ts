@@ -4,18 +4,11 @@
  */
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
-import { DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT, SoftBody } from "../core/index.js";
+import { getDefaults, resolveDefaultsVersion, SoftBody, type SoftBodyImpostorDefaults } from "../core/index.js";
 import { applyTetBinding, bindToTets, tetEdges, tetrahedralize, tetResolution, type TetBinding } from "../meshing/index.js";
 import { readMeshData, transformPoints } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
-import {
-    coreOptions,
-    massSource,
-    SOFT_IMPOSTOR_DEFAULTS,
-    SoftImpostor,
-    type SoftImpostorOptions,
-    type SoftImpostorOptionValues,
-} from "./softImpostor.js";
+import { coreOptions, massSource, SoftImpostor, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostor.js";
 import { XpbdPlugin } from "./xpbdPlugin.js";
 
 /** Options of a {@link SoftBodyImpostor}; see {@link SoftImpostorOptions} for the shared ones. */
@@ -30,17 +23,13 @@ export interface SoftBodyImpostorOptions extends SoftImpostorOptions {
 }
 
 /**
- * Defaults of the soft-body-only options, and the soft body's own aerodynamic defaults: half the cloth's drag (0.6)
- * and lift (0.5). The core's aerodynamic model is made for thin sheets, which the air meets on both sides, and it
- * pushes every surface triangle whatever its orientation; on a closed surface the leeward faces are pushed as
- * well as the windward ones, so with the sheet's coefficients a soft body would feel about twice a solid's drag.
+ * Defaults of the soft-body-only options in the newest defaults version (every version: `getDefaults(version).softBody`),
+ * and the soft body's own aerodynamic defaults: half the cloth's drag (0.6) and lift (0.5). The core's aerodynamic
+ * model is made for thin sheets, which the air meets on both sides, and it pushes every surface triangle whatever its
+ * orientation; on a closed surface the leeward faces are pushed as well as the windward ones, so with the sheet's
+ * coefficients a soft body would feel about twice a solid's drag.
  */
-export const SOFT_BODY_IMPOSTOR_DEFAULTS = {
-    volumeStiffness: 1,
-    resolution: 6,
-    dragCoefficient: DEFAULT_DRAG_COEFFICIENT / 2,
-    liftCoefficient: DEFAULT_LIFT_COEFFICIENT / 2,
-} as const;
+export const SOFT_BODY_IMPOSTOR_DEFAULTS: Readonly<SoftBodyImpostorDefaults> = getDefaults().softBody;
 
 /**
  * Simulates a closed mesh as a soft body. The mesh is read in world space once (its transform is honoured) and
@@ -63,12 +52,17 @@ export class SoftBodyImpostor extends SoftImpostor {
      * @throws Error for a disposed mesh, a mesh without indices or not closed, or an invalid option (RangeError)
      */
     public constructor(mesh: Mesh, options: SoftBodyImpostorOptions = {}, plugin?: XpbdPlugin) {
-        const o = { ...SOFT_IMPOSTOR_DEFAULTS, ...SOFT_BODY_IMPOSTOR_DEFAULTS, ...options };
+        const xpbd = XpbdPlugin._ForMesh(mesh, plugin, "SoftBodyImpostor");
+        const defaultsVersion = resolveDefaultsVersion(
+            options.defaultsVersion ?? xpbd.defaultsVersion,
+            "SoftBodyImpostor: defaultsVersion",
+        );
+        const defaults = getDefaults(defaultsVersion);
+        const o = { ...defaults.impostor, ...defaults.softBody, ...options };
         const stiffness = { stretch: o.stretchStiffness, shear: 1, bend: 1, volume: o.volumeStiffness };
-        const bodyOptions = coreOptions("SoftBodyImpostor", o, stiffness);
+        const bodyOptions = { ...coreOptions("SoftBodyImpostor", o, stiffness), defaultsVersion };
         const mass = massSource("SoftBodyImpostor", options, o.mass);
         tetResolution(o.resolution, "SoftBodyImpostor: resolution");
-        const xpbd = XpbdPlugin._ForMesh(mesh, plugin, "SoftBodyImpostor");
         const data = readMeshData(mesh, "SoftBodyImpostor");
         // Tetrahedralised in the mesh's own axes (its world placement without the scaling), then placed in the world:
         // the lattice, and so the body, is the same however the mesh is turned. In world axes a turned box would be cut

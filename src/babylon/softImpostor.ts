@@ -15,7 +15,7 @@ import {
     finiteNonNegative,
     mask32,
     positiveFinite,
-    SOFT_BODY_DEFAULTS,
+    getDefaults,
     SoftBodyEventType,
     unitInterval,
     type SoftBody,
@@ -76,6 +76,12 @@ export interface SoftImpostorOptions {
     liftCoefficient?: number;
     /** How much of the plugin's wind this body feels (≥ 0; 0 turns its aerodynamics off, still-air drag included). Default 1. */
     windScale?: number;
+    /**
+     * Defaults version that fills in the options not given, here and in the core body (see docs/versioning.md): an
+     * impostor built with version n behaves the same in every later release. Default the plugin's
+     * (`XpbdPluginOptions.defaultsVersion`, itself the newest by default).
+     */
+    defaultsVersion?: number;
 }
 
 /** Every option value of an impostor, as returned by {@link SoftImpostor.getOptions}. */
@@ -101,28 +107,14 @@ export interface SoftImpostorEvent {
 }
 
 /** {@link SoftImpostorOptions} with the defaults filled in (`staticFriction` follows `friction` when absent). */
-export type ResolvedSoftImpostorOptions = Required<Omit<SoftImpostorOptions, "staticFriction" | "density">> &
-    Pick<SoftImpostorOptions, "staticFriction" | "density">;
+export type ResolvedSoftImpostorOptions = Required<Omit<SoftImpostorOptions, "staticFriction" | "density" | "defaultsVersion">> &
+    Pick<SoftImpostorOptions, "staticFriction" | "density" | "defaultsVersion">;
 
 /**
- * Defaults of {@link SoftImpostorOptions}: the core's ({@link SOFT_BODY_DEFAULTS}), so that a value is defaulted in
- * one place; `mass` is the Babylon layer's own, and stiffness 1 is the core's compliance 0.
+ * Defaults of {@link SoftImpostorOptions} in the newest defaults version. Like every default they live in the core's
+ * table (`getDefaults(version).impostor`), by defaults version.
  */
-export const SOFT_IMPOSTOR_DEFAULTS: Readonly<ResolvedSoftImpostorOptions> = {
-    mass: 1,
-    stretchStiffness: 1,
-    damping: SOFT_BODY_DEFAULTS.damping,
-    friction: SOFT_BODY_DEFAULTS.kineticFriction,
-    thickness: SOFT_BODY_DEFAULTS.thickness,
-    allowSleep: SOFT_BODY_DEFAULTS.allowSleep,
-    sleepVelocity: SOFT_BODY_DEFAULTS.sleepVelocity,
-    sleepTime: SOFT_BODY_DEFAULTS.sleepTime,
-    membership: SOFT_BODY_DEFAULTS.membership,
-    collideWith: SOFT_BODY_DEFAULTS.collideWith,
-    dragCoefficient: SOFT_BODY_DEFAULTS.dragCoefficient,
-    liftCoefficient: SOFT_BODY_DEFAULTS.liftCoefficient,
-    windScale: SOFT_BODY_DEFAULTS.windScale,
-};
+export const SOFT_IMPOSTOR_DEFAULTS: Readonly<ResolvedSoftImpostorOptions> = getDefaults().impostor;
 
 /**
  * Where an impostor's mass comes from, for its core descriptor: `mass` when given (it overrides a preset's density),
@@ -424,6 +416,11 @@ export abstract class SoftImpostor {
         return this.body.sleeping;
     }
 
+    /** The defaults version the impostor was built with (see {@link SoftImpostorOptions.defaultsVersion}). */
+    public get defaultsVersion(): number {
+        return this.body.defaultsVersion;
+    }
+
     /** The current option values as a plain object (what a constructor call with them would build). */
     public getOptions(): SoftImpostorOptionValues {
         return {
@@ -441,6 +438,7 @@ export abstract class SoftImpostor {
             dragCoefficient: this.body.dragCoefficient,
             liftCoefficient: this.body.liftCoefficient,
             windScale: this.body.windScale,
+            defaultsVersion: this.body.defaultsVersion,
             ...this._kindOptions(),
         };
     }

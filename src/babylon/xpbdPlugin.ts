@@ -15,6 +15,7 @@ import {
     finiteNonNegative,
     finiteVector3,
     positiveInteger,
+    resolveDefaultsVersion,
     SoftBodyEventType,
     XpbdWorld,
     type Collider,
@@ -49,6 +50,12 @@ export interface XpbdPluginOptions {
      * every particle: still correct, slower; reported. Default 65,536.
      */
     gridCapacity?: number;
+    /**
+     * Defaults version of the plugin's world and, unless they give their own, of its impostors (see
+     * docs/versioning.md): a scene built with version n behaves the same in every later release. Default the newest
+     * (`LATEST_DEFAULTS_VERSION`).
+     */
+    defaultsVersion?: number;
 }
 
 /** Which fixed capacity of the solver a step ran out of; see {@link XpbdCapacityEvent}. */
@@ -215,6 +222,7 @@ export class XpbdPlugin {
         const g = engine.gravity;
         const wind = options.wind ?? Vector3.ZeroReadOnly;
         this.world = new XpbdWorld({
+            defaultsVersion: resolveDefaultsVersion(options.defaultsVersion, "XpbdPlugin: defaultsVersion"),
             gravity: [g.x, g.y, g.z],
             // The defaults live in the core (`XpbdWorldOptions`): undefined takes them.
             substeps: options.substeps,
@@ -262,6 +270,11 @@ export class XpbdPlugin {
     /** The impostors, in simulation order. */
     public get impostors(): readonly SoftImpostor[] {
         return this._impostors;
+    }
+
+    /** The defaults version of the plugin's world, and of the impostors that give none (see {@link XpbdPluginOptions.defaultsVersion}). */
+    public get defaultsVersion(): number {
+        return this.world.defaultsVersion;
     }
 
     /** Figures of the last step, summed over the bodies (substep time, residuals, contacts, sleeping bodies…). */
