@@ -49,3 +49,19 @@ export {
     type WorldDefaults,
     type XpbdDefaults,
 } from "./defaultsTable.js";
+export { XpbdDataError, type XpbdDataErrorReason } from "./snapshotError.js";
+export {
+    bodyFingerprint,
+    captureWorldState,
+    checkBodyFits,
+    restoreWorldState,
+    SNAPSHOT_FORMAT_VERSION,
+    validateSnapshot,
+    type CaptureWorldStateOptions,
+    type RestoreWorldStateOptions,
+    type XpbdBodySnapshot,
+    type XpbdColliderSnapshot,
+    type XpbdSnapshot,
+} from "./worldSnapshot.js";
+export { DEFAULT_SNAPSHOT_MAX_BYTES, parseSnapshot, serializeSnapshot, type ParseSnapshotOptions } from "./snapshotFormat.js";
+export { crc32 } from "./checksum.js";

@@ -108,8 +108,11 @@ export class XpbdWorld {
 
     private readonly _broadPhase: ColliderBroadPhase;
     private readonly _context = new SubstepContext();
-    /** Wind xyz and air density, copied from the public fields at the start of each step. */
-    private readonly _air = new Float64Array(4);
+    /**
+     * Wind xyz and air density of the last step, copied from the public fields at the start of each step (a change
+     * wakes the bodies). State a snapshot carries. @internal
+     */
+    public readonly _air = new Float64Array(4);
     private _nextBodyId = 0;
     private _gridOverflowReported = false;
     private readonly _contactOverflowReported = new WeakSet<SoftBody>();
