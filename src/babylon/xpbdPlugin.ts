@@ -20,9 +20,11 @@ import {
     XpbdWorld,
     type Collider,
     type StepStats,
+    type XpbdSnapshot,
 } from "../core/index.js";
 import { HavokColliderSync } from "./havokColliderSync.js";
 import { havokStepSeconds } from "./havokStepTime.js";
+import { restorePluginState, savePluginState } from "./pluginState.js";
 import type { SoftImpostor } from "./softImpostor.js";
 
 /** Options of an {@link XpbdPlugin}; every field has a default. */
@@ -344,6 +346,31 @@ export class XpbdPlugin {
     /** The collider mirroring a Havok body (null before the first step after the body was added, or if ignored). */
     public getColliderForBody(body: PhysicsBody): Nullable<Collider> {
         return this._colliders.getCollider(body);
+    }
+
+    /**
+     * The simulation's state now, as plain data: every impostor's positions, velocities, pins and sleep, the wind,
+     * the quality tier and the time (see docs/snapshots.md for the full list), with the options of the plugin and
+     * its impostors as JSON in `options`. Restore it with {@link restoreState}, or turn it into bytes with
+     * `serializeSnapshot`. Havok's rigid bodies are not in it: they are Havok's (their colliders are read from Havok
+     * at every step).
+     */
+    public saveState(): XpbdSnapshot {
+        return savePluginState(this);
+    }
+
+    /**
+     * Puts the simulation back in the state of `snapshot` (from {@link saveState} or `parseSnapshot`): stepping on is
+     * then bit-identical to stepping on from when it was saved, given the same inputs (pin targets, Havok bodies,
+     * wind, options). The snapshot is checked whole before anything is written, and refused with an `XpbdDataError`
+     * (nothing changed) when it does not fit: another defaults version, another number of impostors, or an impostor
+     * with another particle count or mesh. Options are not restored (they are in `snapshot.options`). Render meshes
+     * are redrawn before the next render.
+     * @throws XpbdDataError when the snapshot is invalid or belongs to another scene
+     */
+    public restoreState(snapshot: XpbdSnapshot): void {
+        this._checkUsable("XpbdPlugin.restoreState");
+        restorePluginState(this, snapshot);
     }
 
     /** Returns "XpbdPlugin". */
