@@ -50,6 +50,12 @@ export interface ColliderOptions {
 export class Collider {
     /** Compiled shapes in the collider frame. */
     public readonly shapes: readonly ColliderShape[];
+    /** The shape descriptors the collider was built from (a replay rebuilds it from them). */
+    public readonly shapeDescriptors: readonly ColliderShapeDescriptor[];
+    /** The options as given to the constructor, defaults not filled in. */
+    public readonly options: Readonly<ColliderOptions>;
+    /** The defaults version the options were completed with (see {@link ColliderOptions.defaultsVersion}). */
+    public readonly defaultsVersion: number;
     /** How the collider moves. */
     public motion: ColliderMotion;
     /** Mass in kg (dynamic). */
@@ -116,7 +122,10 @@ export class Collider {
             throw new Error("a collider needs at least one shape");
         }
         this.shapes = shapes.map((s) => new ColliderShape(s));
-        const d = getDefaults(resolveDefaultsVersion(options.defaultsVersion)).collider;
+        this.shapeDescriptors = Object.freeze([...shapes]);
+        this.options = Object.freeze({ ...options });
+        this.defaultsVersion = resolveDefaultsVersion(options.defaultsVersion);
+        const d = getDefaults(this.defaultsVersion).collider;
         this.motion = options.motion ?? ColliderMotion.Static;
         this.mass = options.mass ?? d.mass;
         if (this.motion === ColliderMotion.Dynamic && !(this.mass > 0 && Number.isFinite(this.mass))) {

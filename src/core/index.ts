@@ -65,3 +65,16 @@ export {
 } from "./worldSnapshot.js";
 export { DEFAULT_SNAPSHOT_MAX_BYTES, parseSnapshot, serializeSnapshot, type ParseSnapshotOptions } from "./snapshotFormat.js";
 export { crc32 } from "./checksum.js";
+export {
+    REPLAY_FORMAT_VERSION,
+    ReplayTarget,
+    stateChecksum,
+    type XpbdReplay,
+    type XpbdReplayBody,
+    type XpbdReplayCollider,
+    type XpbdReplayPatch,
+    type XpbdReplayStep,
+} from "./replayData.js";
+export { XpbdWorldRecorder, type XpbdWorldRecorderOptions } from "./worldRecorder.js";
+export { XpbdReplayer, type XpbdReplayerOptions, type XpbdReplayReport } from "./replayer.js";
+export { parseReplay, serializeReplay, type ParseReplayOptions } from "./replayFormat.js";

@@ -94,6 +94,8 @@ export class SoftBody {
     public id = -1;
     /** The defaults version the body's options were completed with (see {@link SoftBodyOptions.defaultsVersion}). */
     public readonly defaultsVersion: number;
+    /** The options as given to the constructor, defaults not filled in (a replay rebuilds the body from them). */
+    public readonly options: Readonly<SoftBodyOptions>;
     /** Number of particles. */
     public readonly particleCount: number;
     /** Current positions (xyz per particle, world). */
@@ -198,6 +200,7 @@ export class SoftBody {
      */
     public constructor(descriptor: SoftBodyDescriptor, options: SoftBodyOptions = {}) {
         this.defaultsVersion = resolveDefaultsVersion(options.defaultsVersion);
+        this.options = Object.freeze({ ...options });
         const o = { ...getDefaults(this.defaultsVersion).body, ...options };
         validateOptions(o);
         const positions = readPositions(descriptor.positions);

@@ -101,6 +101,8 @@ export class XpbdWorld {
     public time = 0;
     /** The defaults version the world's options were completed with (see {@link XpbdWorldOptions.defaultsVersion}). */
     public readonly defaultsVersion: number;
+    /** The options as given to the constructor, defaults not filled in (a replay rebuilds the world from them). */
+    public readonly options: Readonly<XpbdWorldOptions>;
     /** Whether each step times itself for {@link StepStats.stepMs} (see {@link XpbdWorldOptions.timing}). */
     public timing: boolean;
     /** Whether each step measures the bend residuals and fills the residual heatmaps (see {@link XpbdWorldOptions.residuals}). */
@@ -120,6 +122,7 @@ export class XpbdWorld {
     /** @param options - see {@link XpbdWorldOptions} */
     public constructor(options: XpbdWorldOptions = {}) {
         this.defaultsVersion = resolveDefaultsVersion(options.defaultsVersion);
+        this.options = Object.freeze({ ...options });
         const d = getDefaults(this.defaultsVersion).world;
         this.gravity.set(finiteVector3(options.gravity ?? d.gravity, "gravity"));
         this.wind.set(finiteVector3(options.wind ?? d.wind, "wind"));

@@ -9,11 +9,13 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] extends object ? Writable<T[
 
 /**
  * Loads `paths` (relative to this file, e.g. `"../../src/core/index"`) in a registry whose defaults table ends with
- * `change(copy of the newest entry)`; `version` is that new entry's version.
+ * `change(copy of the newest entry)`; `version` is that new entry's version. With `inPlace`, the changed copy
+ * replaces the newest entry instead: a release that broke the rules and edited a released version.
  */
 export function futureRelease(
     change: (next: Writable<XpbdDefaults>) => void,
     paths: readonly string[],
+    inPlace = false,
 ): { load: <T>(path: string) => T; version: number } {
     let version = 0;
     const modules = new Map<string, unknown>();
@@ -23,8 +25,9 @@ export function futureRelease(
             const newest = actual.DEFAULTS_TABLE[actual.DEFAULTS_TABLE.length - 1];
             const next = JSON.parse(JSON.stringify(newest)) as Writable<XpbdDefaults>;
             change(next);
-            version = actual.DEFAULTS_TABLE.length + 1;
-            return { ...actual, DEFAULTS_TABLE: Object.freeze([...actual.DEFAULTS_TABLE, next]) };
+            const kept = inPlace ? actual.DEFAULTS_TABLE.slice(0, -1) : actual.DEFAULTS_TABLE;
+            version = kept.length + 1;
+            return { ...actual, DEFAULTS_TABLE: Object.freeze([...kept, next]) };
         });
         // Load the entry points inside the isolated registry; later `load` calls return what they loaded.
         for (const path of paths) {
