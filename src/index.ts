@@ -29,6 +29,7 @@ export { SOFT_BODY_IMPOSTOR_DEFAULTS, SoftBodyImpostor, type SoftBodyImpostorOpt
 export type { PinTarget } from "./babylon/pinTargets.js";
 export { SoftBodyEventType } from "./core/eventQueue.js";
 export { LATEST_DEFAULTS_VERSION } from "./core/defaults.js";
+export { XpbdRecorder, type XpbdRecorderStopReason } from "./babylon/xpbdRecorder.js";
 export {
     ClothPresets,
     SoftBodyPresets,

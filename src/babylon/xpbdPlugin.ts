@@ -153,6 +153,14 @@ export class XpbdPlugin {
      * {@link onAfterStepObservable}); the first time for each kind also logs one `Logger.Warn`. See {@link XpbdCapacityEvent}.
      */
     public readonly onCapacityExceededObservable = new Observable<XpbdCapacityEvent>();
+    /**
+     * Fired right before the core world steps, with the step's length in seconds: pin targets and colliders are
+     * synced, nothing of the step has run. For tools that watch the world's inputs (`XpbdRecorder`); observers must
+     * not change the simulation.
+     */
+    public readonly onBeforeWorldStepObservable = new Observable<number>();
+    /** Fired right after the core world stepped, with the step's length (s), before impulses go to Havok and events fire. */
+    public readonly onAfterWorldStepObservable = new Observable<number>();
     /** The scene's physics v2 engine. */
     public readonly physicsEngine: PhysicsEngine;
     /** The scene's Havok plugin. */
@@ -396,6 +404,8 @@ export class XpbdPlugin {
         this.onImpostorAddedObservable.clear();
         this.onImpostorRemovedObservable.clear();
         this.onCapacityExceededObservable.clear();
+        this.onBeforeWorldStepObservable.clear();
+        this.onAfterWorldStepObservable.clear();
         plugins.delete(this.scene);
     }
 
@@ -478,7 +488,9 @@ export class XpbdPlugin {
             timings.colliderSyncMs = t - t0;
             t0 = t;
         }
+        this.onBeforeWorldStepObservable.notifyObservers(dt);
         this.world.step(dt);
+        this.onAfterWorldStepObservable.notifyObservers(dt);
         if (profile) {
             const t = performance.now();
             timings.coreStepMs = t - t0;
