@@ -28,7 +28,11 @@ export { CLOTH_IMPOSTOR_DEFAULTS, ClothImpostor, type ClothImpostorOptions } fro
 export { SOFT_BODY_IMPOSTOR_DEFAULTS, SoftBodyImpostor, type SoftBodyImpostorOptions } from "./babylon/softBodyImpostor.js";
 export type { PinTarget } from "./babylon/pinTargets.js";
 export { SoftBodyEventType } from "./core/eventQueue.js";
-export { LATEST_DEFAULTS_VERSION } from "./core/defaults.js";
+export { getDefaults, LATEST_DEFAULTS_VERSION } from "./core/defaults.js";
+export { XpbdDataError, type XpbdDataErrorReason } from "./core/snapshotError.js";
+export type { XpbdSnapshot } from "./core/worldSnapshot.js";
+export { parseSnapshot, serializeSnapshot, type ParseSnapshotOptions } from "./core/snapshotFormat.js";
+export { parseReplay, serializeReplay, type ParseReplayOptions } from "./core/replayFormat.js";
 export { XpbdRecorder, type XpbdRecorderStopReason } from "./babylon/xpbdRecorder.js";
 export {
     ClothPresets,

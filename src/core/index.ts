@@ -24,7 +24,7 @@ export { SubstepContext } from "./substepContext.js";
 export { TETHER_ANCHORS, TetherConstraints } from "./tetherConstraints.js";
 export { TriangleMeshShape } from "./triangleMeshShape.js";
 export { VolumeConstraints, tetVolume } from "./volumeConstraints.js";
-export { XpbdWorld, type XpbdWorldOptions } from "./xpbdWorld.js";
+export { MAX_COORDINATE, XpbdWorld, type XpbdWorldOptions } from "./xpbdWorld.js";
 export { computeAerodynamicForces, DEFAULT_AIR_DENSITY, DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT } from "./aerodynamics.js";
 export { closestPointOnTriangle } from "./closestPointOnTriangle.js";
 export { lumpParticleMasses } from "./particleMasses.js";
