@@ -1,5 +1,5 @@
 // Lint rules of the repository: typescript-eslint's recommended set, TSDoc syntax, explicit `.js` extensions on
-// relative imports in shipped code, and the layer rule (imports point down only: core ← meshing ← babylon ←
+// relative imports in shipped code, and the layer rule (imports point down only: core ← meshing ← gpu ← babylon ←
 // inspector ← playground).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
@@ -42,13 +42,23 @@ export default tseslint.config(
     {
         files: ["src/core/**"],
         rules: layer(
-            ["**/meshing/**", "**/babylon/**", "**/inspector/**", "@babylonjs/*", "@babylonjs/**"],
+            ["**/meshing/**", "**/gpu/**", "**/babylon/**", "**/inspector/**", "@babylonjs/*", "@babylonjs/**"],
             "src/core imports nothing above it and no Babylon",
         ),
     },
     {
         files: ["src/meshing/**"],
-        rules: layer(["**/babylon/**", "**/inspector/**", "@babylonjs/*", "@babylonjs/**"], "src/meshing imports only src/core"),
+        rules: layer(
+            ["**/gpu/**", "**/babylon/**", "**/inspector/**", "@babylonjs/*", "@babylonjs/**"],
+            "src/meshing imports only src/core",
+        ),
+    },
+    {
+        files: ["src/gpu/**"],
+        rules: layer(
+            ["**/babylon/**", "**/inspector/**", "@babylonjs/*", "@babylonjs/**"],
+            "src/gpu imports only src/core and src/meshing, no Babylon",
+        ),
     },
     { files: ["src/babylon/**"], rules: layer(["**/inspector/**"], "src/babylon does not import the Inspector layer") },
     {

@@ -4,6 +4,8 @@ module.exports = {
     roots: ["<rootDir>/test"],
     testMatch: ["**/*.test.ts"],
     testPathIgnorePatterns: ["/node_modules/", "/test/e2e/"],
+    // Vulkan on SwiftShader for the WebGPU tests (test/gpu): set before any worker starts.
+    globalSetup: "<rootDir>/test/gpu/support/vulkanSetup.ts",
     // Sources import siblings as "./x.js" (what Node ESM needs in dist/); jest resolves those to the .ts files.
     moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
     transform: {
