@@ -128,6 +128,20 @@ export class ColliderShape {
     }
 
     /**
+     * Writes the parameters of an analytic shape (plane, sphere, box, capsule, cylinder) into `out[0..18]`, for
+     * solvers that evaluate {@link query} elsewhere (the WebGPU backend): `a` (plane normal, box half extents or
+     * segment point A) in 0–2, segment point B in 3–5, radius or plane offset in 6, box centre or sphere centre in
+     * 7–9, box rotation (row-major, box → collider) in 10–18. Meaningless for convex hulls and meshes.
+     */
+    public writeParameters(out: Float64Array): void {
+        out.set(this._a, 0);
+        out.set(this._b, 3);
+        out[6] = this._radius;
+        out.set(this._center, 7);
+        out.set(this._rotation, 10);
+    }
+
+    /**
      * For the point `point[0..2]` (collider frame): the outward unit normal at the closest feature into `out[0..2]`
      * and the signed distance to the surface (negative inside) into `out[3]`. `point[3]` bounds the search for
      * meshes: points farther than that from a mesh report `Infinity`. Inputs and outputs go through arrays so the

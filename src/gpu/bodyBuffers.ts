@@ -1,0 +1,175 @@
+import type { SoftBody } from "../core/index.js";
+import { ConstraintKernel, packParticles, packVectors, type ConstraintRecords } from "./bodyRecords.js";
+import type { SolverPipelines } from "./gpuPipelines.js";
+import { DISPATCH_SIZE, PARAMS_SIZE } from "./substepParams.js";
+
+/** WebGPU's buffer usage and map mode flags (the spec's values; the globals may not exist outside a browser). */
+export const MAP_READ = 0x1;
+export const COPY_SRC = 0x4;
+export const COPY_DST = 0x8;
+export const UNIFORM = 0x40;
+export const STORAGE = 0x80;
+
+/** The bind groups of the kernel families (one per constraint kernel). */
+export type BindGroups = Record<"predict" | "particle" | "aerodynamics" | "damping", GPUBindGroup> & { constraint: GPUBindGroup[] };
+
+/** A buffer holding `data`, or `data` bytes of zeros; never empty (bindings may not be), a multiple of 16 bytes. */
+export function createBuffer(device: GPUDevice, data: ArrayBufferView | ArrayBuffer | number, usage: number, label: string): GPUBuffer {
+    const bytes = typeof data === "number" ? data : data.byteLength;
+    const buffer = device.createBuffer({ label: `xpbd ${label}`, size: Math.max(16, Math.ceil(bytes / 16) * 16), usage });
+    if (typeof data !== "number") {
+        const source = data instanceof ArrayBuffer ? data : data.buffer;
+        device.queue.writeBuffer(buffer, 0, source, data instanceof ArrayBuffer ? 0 : data.byteOffset, bytes);
+    }
+    return buffer;
+}
+
+/**
+ * One body's buffers on the GPU: the particle state (vec4s: positions with the inverse mass in w, previous
+ * positions, velocities), forces, masses, the pin and tether tables, the multipliers, the constraint records of
+ * each kernel, the surface triangles for the air, and the dispatch records.
+ */
+export class BodyBuffers {
+    public readonly positions: GPUBuffer;
+    public readonly previous: GPUBuffer;
+    public readonly velocities: GPUBuffer;
+    public readonly externalForces: GPUBuffer;
+    /** External plus aerodynamic force per particle, for the step (N). */
+    public readonly forces: GPUBuffer;
+    public readonly masses: GPUBuffer;
+    /** New inverse masses, copied into `positions.w` after pin weights changed. */
+    public readonly inverseMasses: GPUBuffer;
+    /** Per particle: pin slot, incidence range (see `packPins`). */
+    public readonly info: GPUBuffer;
+    public readonly tethers: GPUBuffer;
+    /** Pin slots' targets (see `PIN_WGSL`). */
+    public readonly pins: GPUBuffer;
+    public readonly lambdas: GPUBuffer;
+    public readonly triangles: GPUBuffer;
+    public readonly triangleForces: GPUBuffer;
+    public readonly incidence: GPUBuffer;
+    /** The rigid motion the damping is relative to (see `dampingShader.ts`). */
+    public readonly rigid: GPUBuffer;
+    public readonly records: Readonly<Record<ConstraintKernel, GPUBuffer>>;
+    public readonly dispatches: GPUBuffer;
+
+    public constructor(
+        private readonly _device: GPUDevice,
+        body: SoftBody,
+        constraints: ConstraintRecords,
+        triangles: { triangles: Uint32Array; incidence: Uint32Array },
+        dispatchRecords: Uint32Array,
+    ) {
+        const n = body.particleCount;
+        const storage = (data: ArrayBufferView | ArrayBuffer | number, label: string): GPUBuffer =>
+            createBuffer(_device, data, STORAGE | COPY_DST | COPY_SRC, label);
+        const particles = packParticles(body);
+        this.positions = storage(particles.positions, "positions");
+        this.previous = storage(particles.previous, "previous positions");
+        this.velocities = storage(particles.velocities, "velocities");
+        this.externalForces = storage(packVectors(body.externalForces), "external forces");
+        this.forces = storage(16 * n, "forces");
+        this.masses = storage(Float32Array.from(body.masses), "masses");
+        this.inverseMasses = storage(4 * n, "inverse masses");
+        this.info = storage(16 * n, "particle info");
+        this.tethers = storage(32 * n, "tethers");
+        this.pins = storage(32 * n, "pins");
+        this.lambdas = storage(4 * constraints.lambdaCount, "multipliers");
+        this.triangles = storage(triangles.triangles, "triangles");
+        this.triangleForces = storage(Math.max(body.triangles.length / 3, 1) * 16, "triangle forces");
+        this.incidence = storage(triangles.incidence, "triangle incidence");
+        this.rigid = storage(48, "rigid motion");
+        this.records = {
+            [ConstraintKernel.Distance]: storage(constraints.records[ConstraintKernel.Distance], "distance records"),
+            [ConstraintKernel.IsometricBend]: storage(constraints.records[ConstraintKernel.IsometricBend], "isometric bend records"),
+            [ConstraintKernel.DihedralBend]: storage(constraints.records[ConstraintKernel.DihedralBend], "dihedral bend records"),
+            [ConstraintKernel.Volume]: storage(constraints.records[ConstraintKernel.Volume], "volume records"),
+        };
+        this.dispatches = createBuffer(_device, dispatchRecords, UNIFORM | COPY_DST, "dispatch records");
+    }
+
+    /** Writes the body's positions, previous positions and velocities from its CPU arrays. */
+    public writeState(body: SoftBody): void {
+        const particles = packParticles(body);
+        const queue = this._device.queue;
+        queue.writeBuffer(this.positions, 0, particles.positions);
+        queue.writeBuffer(this.previous, 0, particles.previous);
+        queue.writeBuffer(this.velocities, 0, particles.velocities);
+    }
+
+    /** The bind groups of every kernel family, over these buffers, the step's uniforms and the collider buffer. */
+    public bindGroups(layouts: SolverPipelines["layouts"], params: GPUBuffer, colliders: GPUBuffer): BindGroups {
+        const p = { buffer: params, size: PARAMS_SIZE };
+        const d = { buffer: this.dispatches, size: DISPATCH_SIZE };
+        const group = (layout: GPUBindGroupLayout, buffers: (GPUBuffer | GPUBufferBinding)[]): GPUBindGroup =>
+            this._device.createBindGroup({
+                layout,
+                entries: buffers.map((b, binding) => ({ binding, resource: "buffer" in b ? b : { buffer: b } })),
+            });
+        const kernels = [ConstraintKernel.Distance, ConstraintKernel.IsometricBend, ConstraintKernel.DihedralBend, ConstraintKernel.Volume];
+        return {
+            predict: group(layouts.predict, [
+                p,
+                this.positions,
+                this.previous,
+                this.velocities,
+                this.forces,
+                this.info,
+                this.pins,
+                this.lambdas,
+                this.inverseMasses,
+            ]),
+            constraint: kernels.map((kernel) => group(layouts.constraint, [p, d, this.positions, this.lambdas, this.records[kernel]])),
+            particle: group(layouts.particle, [
+                p,
+                d,
+                this.positions,
+                this.previous,
+                this.velocities,
+                this.info,
+                this.tethers,
+                this.pins,
+                colliders,
+                this.lambdas,
+            ]),
+            aerodynamics: group(layouts.aerodynamics, [
+                p,
+                this.positions,
+                this.velocities,
+                this.triangles,
+                this.triangleForces,
+                this.info,
+                this.incidence,
+                this.externalForces,
+                this.forces,
+            ]),
+            damping: group(layouts.damping, [p, this.positions, this.velocities, this.masses, this.rigid]),
+        };
+    }
+
+    /** Releases every buffer. */
+    public dispose(): void {
+        const buffers = [
+            this.positions,
+            this.previous,
+            this.velocities,
+            this.externalForces,
+            this.forces,
+            this.masses,
+            this.inverseMasses,
+            this.info,
+            this.tethers,
+            this.pins,
+            this.lambdas,
+            this.triangles,
+            this.triangleForces,
+            this.incidence,
+            this.rigid,
+            this.dispatches,
+            ...Object.values(this.records),
+        ];
+        for (const buffer of buffers) {
+            buffer.destroy();
+        }
+    }
+}

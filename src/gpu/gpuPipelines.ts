@@ -1,0 +1,168 @@
+import { AERODYNAMICS_WGSL } from "./aerodynamicsShader.js";
+import { ConstraintKernel } from "./bodyRecords.js";
+import { DIHEDRAL_BEND_WGSL, DISTANCE_WGSL, ISOMETRIC_BEND_WGSL, VOLUME_WGSL } from "./constraintShaders.js";
+import { DAMPING_WGSL } from "./dampingShader.js";
+import { PARTICLE_PASS_WGSL } from "./particlePassShader.js";
+import { PREDICT_WGSL } from "./predictShader.js";
+
+/** WebGPU's `GPUShaderStage.COMPUTE` (the spec's value; the global may not exist outside a browser). */
+const COMPUTE_STAGE = 4;
+
+/** A binding of an explicit layout: a uniform block read at a dynamic offset, or a storage buffer. */
+type Binding = "uniform" | "storage" | "read-only-storage";
+
+/** The bind group layouts of the kernel families, in binding order. */
+const LAYOUTS = {
+    predict: [
+        "uniform",
+        "storage",
+        "storage",
+        "storage",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "storage",
+        "read-only-storage",
+    ],
+    constraint: ["uniform", "uniform", "storage", "storage", "read-only-storage"],
+    particle: [
+        "uniform",
+        "uniform",
+        "storage",
+        "read-only-storage",
+        "storage",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "storage",
+    ],
+    aerodynamics: [
+        "uniform",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "storage",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "storage",
+    ],
+    damping: ["uniform", "read-only-storage", "storage", "read-only-storage", "storage"],
+} satisfies Record<string, Binding[]>;
+
+/** A kernel family's layout name. */
+export type LayoutName = keyof typeof LAYOUTS;
+
+/** Every compiled kernel of the solver and the layouts their bind groups follow. */
+export interface SolverPipelines {
+    readonly layouts: Readonly<Record<LayoutName, GPUBindGroupLayout>>;
+    readonly predict: GPUComputePipeline;
+    readonly setInverseMasses: GPUComputePipeline;
+    readonly constraints: Readonly<Record<ConstraintKernel, GPUComputePipeline>>;
+    readonly particlePass: GPUComputePipeline;
+    readonly triangleForces: GPUComputePipeline;
+    readonly gatherForces: GPUComputePipeline;
+    readonly rigidMotion: GPUComputePipeline;
+    readonly dampDeformation: GPUComputePipeline;
+}
+
+/** Each device's kernels, compiled once and shared by every body on it. */
+const compiled = new WeakMap<GPUDevice, Promise<SolverPipelines>>();
+
+/**
+ * The solver's kernels for `device`, compiled on first use. Rejects with the compiler's messages when a shader does
+ * not compile (which would otherwise surface only as an uncaptured device error, long after).
+ */
+export function solverPipelines(device: GPUDevice): Promise<SolverPipelines> {
+    let pipelines = compiled.get(device);
+    if (!pipelines) {
+        pipelines = createSolverPipelines(device);
+        compiled.set(device, pipelines);
+        // A failed compilation is not kept: the next body tries again (and reports again).
+        pipelines.catch(() => compiled.delete(device));
+    }
+    return pipelines;
+}
+
+async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines> {
+    const layouts = {} as Record<LayoutName, GPUBindGroupLayout>;
+    for (const name of Object.keys(LAYOUTS) as LayoutName[]) {
+        layouts[name] = device.createBindGroupLayout({
+            label: `xpbd ${name}`,
+            entries: LAYOUTS[name].map((type, binding) => ({
+                binding,
+                visibility: COMPUTE_STAGE,
+                buffer: type === "uniform" ? { type, hasDynamicOffset: true } : { type },
+            })),
+        });
+    }
+    const modules = new Map<string, Promise<GPUShaderModule>>();
+    const compile = (code: string, label: string): Promise<GPUShaderModule> => {
+        let module = modules.get(code);
+        if (!module) {
+            module = checkedModule(device, code, label);
+            modules.set(code, module);
+        }
+        return module;
+    };
+    const pipeline = async (layout: LayoutName, code: string, entryPoint: string, label: string): Promise<GPUComputePipeline> =>
+        device.createComputePipelineAsync({
+            label: `xpbd ${label}`,
+            layout: device.createPipelineLayout({ bindGroupLayouts: [layouts[layout]] }),
+            compute: { module: await compile(code, label), entryPoint },
+        });
+    const [
+        predict,
+        setInverseMasses,
+        distance,
+        isometric,
+        dihedral,
+        volume,
+        particlePass,
+        triangleForces,
+        gatherForces,
+        rigidMotion,
+        dampDeformation,
+    ] = await Promise.all([
+        pipeline("predict", PREDICT_WGSL, "predict", "predict"),
+        pipeline("predict", PREDICT_WGSL, "setInverseMasses", "inverse masses"),
+        pipeline("constraint", DISTANCE_WGSL, "main", "distance"),
+        pipeline("constraint", ISOMETRIC_BEND_WGSL, "main", "isometric bend"),
+        pipeline("constraint", DIHEDRAL_BEND_WGSL, "main", "dihedral bend"),
+        pipeline("constraint", VOLUME_WGSL, "main", "volume"),
+        pipeline("particle", PARTICLE_PASS_WGSL, "main", "particle pass"),
+        pipeline("aerodynamics", AERODYNAMICS_WGSL, "triangleForces", "triangle forces"),
+        pipeline("aerodynamics", AERODYNAMICS_WGSL, "gatherForces", "gather forces"),
+        pipeline("damping", DAMPING_WGSL, "rigidMotion", "rigid motion"),
+        pipeline("damping", DAMPING_WGSL, "dampDeformation", "damp deformation"),
+    ]);
+    return {
+        layouts,
+        predict,
+        setInverseMasses,
+        constraints: {
+            [ConstraintKernel.Distance]: distance,
+            [ConstraintKernel.IsometricBend]: isometric,
+            [ConstraintKernel.DihedralBend]: dihedral,
+            [ConstraintKernel.Volume]: volume,
+        },
+        particlePass,
+        triangleForces,
+        gatherForces,
+        rigidMotion,
+        dampDeformation,
+    };
+}
+
+async function checkedModule(device: GPUDevice, code: string, label: string): Promise<GPUShaderModule> {
+    const module = device.createShaderModule({ label: `xpbd ${label}`, code });
+    const info = await module.getCompilationInfo();
+    const errors = info.messages.filter((m) => m.type === "error");
+    if (errors.length > 0) {
+        throw new Error(
+            `WebGPU shader "${label}" does not compile: ${errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join("; ")}`,
+        );
+    }
+    return module;
+}

@@ -1,0 +1,321 @@
+import type { SoftBody, XpbdWorld } from "../core/index.js";
+import {
+    packConstraints,
+    packDispatches,
+    packPins,
+    packTriangles,
+    packVectors,
+    type ConstraintRecords,
+    type PassRecords,
+} from "./bodyRecords.js";
+import { ColliderRecords, unsupportedGpuFeature } from "./colliderRecords.js";
+import { solverPipelines, type SolverPipelines } from "./gpuPipelines.js";
+import { BodyBuffers, COPY_DST, MAP_READ, STORAGE, createBuffer, type BindGroups } from "./bodyBuffers.js";
+import { StepParams } from "./stepParams.js";
+import { UNIFORM_STRIDE } from "./substepParams.js";
+import { POSE_VEC4S } from "./particlePassShader.js";
+import { WORKGROUP_SIZE } from "./predictShader.js";
+
+/**
+ * One soft body simulated on a WebGPU device: the same substep loop as {@link XpbdWorld.step} (prediction with
+ * gravity, external and aerodynamic forces, weight-1 pins on their moving targets; per pass tethers, the constraint
+ * sets colour batch by colour batch, soft pins and collider contacts with friction; velocities; deformation damping),
+ * in f32, in one command buffer per step. Inside a step nothing waits for the GPU: the step writes its uniforms and
+ * collider poses, encodes every dispatch and submits. Positions come back only when asked ({@link readPositions}).
+ *
+ * The world supplies the environment, read at every step as `world.step` reads it: gravity, wind, air density,
+ * substeps, iterations and colliders. The body supplies the particles, the constraints (already in colour order)
+ * and their settings (compliances, enabled flags, damping, thickness, friction, pins and their targets); the body
+ * itself must not be in the world, or the world would step it too. The body's CPU arrays are the starting state and
+ * are not updated by the GPU steps, except the pin targets' bookkeeping.
+ *
+ * Not yet on the GPU (see docs/webgpu.md): dynamic colliders (two-way coupling), restitution, convex hull and mesh
+ * colliders ({@link unsupportedGpuFeature} names them, and construction refuses them), sleep, statistics and events.
+ */
+export class GpuSoftBodySolver {
+    /** Steps taken. */
+    public stepCount = 0;
+
+    private readonly _buffers: BodyBuffers;
+    private readonly _params: StepParams;
+    /** The colliders' records, and the buffer that holds them (shapes, then the poses of every substep). */
+    private _colliders: ColliderRecords;
+    private _colliderBuffer: GPUBuffer;
+    /** The records {@link _colliderBuffer} holds the shapes of. */
+    private _colliderBufferRecords: ColliderRecords;
+    private _groups: BindGroups;
+    /** Dispatch-record index of each set's first batch, and of the three particle-pass modes. */
+    private readonly _firstBatch: readonly number[];
+    private readonly _passRecord: PassRecords;
+    /** Per particle, where its incident triangles start in the incidence list (the pin uploads rewrite `info`). */
+    private readonly _incidenceStarts: Int32Array;
+    /** Pin slots' particles and soft-pin compliances (−1: weight 1), and the targets uploaded per step. */
+    private _pinSlots: Int32Array = new Int32Array(0);
+    private _pinCompliances: Float64Array = new Float64Array(0);
+    private _pinData: Float32Array = new Float32Array(8);
+    private _inverseMassesDirty = false;
+    private _disposed = false;
+
+    private constructor(
+        /** The device the body lives on. */
+        public readonly device: GPUDevice,
+        /** The body simulated. */
+        public readonly body: SoftBody,
+        /** The environment (gravity, air, substeps, iterations, colliders). */
+        public readonly world: XpbdWorld,
+        private readonly _pipelines: SolverPipelines,
+        private readonly _constraints: ConstraintRecords,
+    ) {
+        const triangles = packTriangles(body);
+        this._incidenceStarts = triangles.starts;
+        const dispatches = packDispatches(_constraints);
+        this._firstBatch = dispatches.firstBatch;
+        this._passRecord = dispatches.passRecord;
+        this._buffers = new BodyBuffers(device, body, _constraints, triangles, dispatches.records);
+        this._params = new StepParams(device);
+        this._colliders = new ColliderRecords(world.colliders);
+        this._colliderBufferRecords = this._colliders;
+        this._colliderBuffer = this._createColliderBuffer(world.substeps);
+        this._groups = this._createGroups();
+        this._uploadPins();
+    }
+
+    /**
+     * Builds the GPU copy of `body` on `device`, with `world` as its environment. Rejects when the body or the
+     * world's colliders use a feature the GPU lacks (see {@link unsupportedGpuFeature}), when the body is in the
+     * world, or when a shader does not compile.
+     */
+    public static async create(device: GPUDevice, body: SoftBody, world: XpbdWorld): Promise<GpuSoftBodySolver> {
+        if (world.bodies.includes(body)) {
+            throw new Error("the body is in the world, which would step it on the CPU as well: keep it out of the world");
+        }
+        const missing = unsupportedGpuFeature(body, world.colliders);
+        if (missing !== null) {
+            throw new Error(`the WebGPU solver does not support ${missing} yet`);
+        }
+        // What `XpbdWorld.addBody` does: inverse masses, pin lists and tethers from the pin weights.
+        body._rebuildPins();
+        const pipelines = await solverPipelines(device);
+        return new GpuSoftBodySolver(device, body, world, pipelines, packConstraints(body));
+    }
+
+    /**
+     * Advances the body by `dt` seconds in `world.substeps` substeps on the GPU: writes the step's uniforms, collider
+     * poses and pin targets, then encodes and submits every dispatch of the step. Never waits for the GPU.
+     */
+    public step(dt: number): void {
+        if (this._disposed) {
+            throw new Error("the WebGPU solver is disposed");
+        }
+        if (!(dt > 0) || !Number.isFinite(dt)) {
+            throw new RangeError(`time step must be positive and finite, got ${dt}`);
+        }
+        const { body, world, device } = this;
+        if (body.pins.dirty) {
+            body._rebuildPins();
+            this._uploadPins();
+        }
+        const missing = unsupportedGpuFeature(body, world.colliders);
+        if (missing !== null) {
+            throw new Error(`the WebGPU solver does not support ${missing} yet`);
+        }
+        if (!this._colliders.matches(world.colliders)) {
+            this._colliders = new ColliderRecords(world.colliders);
+        }
+        const substeps = world.substeps;
+        const slots = this._colliders.slotColliders.length;
+        const shapeBytes = this._colliders.shapes.byteLength;
+        if (this._colliderBufferRecords !== this._colliders || this._colliderBuffer.size < this._colliderBytes(substeps)) {
+            this._colliderBuffer.destroy();
+            this._colliderBuffer = this._createColliderBuffer(substeps);
+            this._groups = this._createGroups();
+        }
+        this._colliders.writePoses(body, dt, substeps);
+        device.queue.writeBuffer(this._colliderBuffer, shapeBytes, this._colliders.poses);
+        const paramsChanged = this._params.write(world, body, this._constraints, dt, slots, shapeBytes / 16);
+        if (paramsChanged) {
+            this._groups = this._createGroups();
+        }
+        this._writePinTargets();
+
+        const encoder = device.createCommandEncoder({ label: "xpbd step" });
+        const pass = encoder.beginComputePass({ label: "xpbd step" });
+        this._encodeStep(pass);
+        pass.end();
+        device.queue.submit([encoder.finish()]);
+        // The targets reached at the end of this step are where the next one starts (as `PinConstraints.endStep`).
+        body.pins.endStep();
+        this.stepCount++;
+    }
+
+    /** The particle positions (xyz per particle, world) after the last submitted step, read back from the GPU. */
+    public readPositions(): Promise<Float32Array> {
+        return this._readVectors(this._buffers.positions);
+    }
+
+    /** The particle velocities (m/s, xyz per particle) after the last submitted step, read back from the GPU. */
+    public readVelocities(): Promise<Float32Array> {
+        return this._readVectors(this._buffers.velocities);
+    }
+
+    /**
+     * Uploads the body's positions, previous positions and velocities from its CPU arrays, replacing the GPU's: for
+     * a host that moved the body (a teleport), or to restart from a state computed elsewhere.
+     */
+    public writeState(): void {
+        this._buffers.writeState(this.body);
+    }
+
+    /** Uploads `body.externalForces` (N per particle): call after changing them; every later step applies them. */
+    public writeExternalForces(): void {
+        this.device.queue.writeBuffer(this._buffers.externalForces, 0, packVectors(this.body.externalForces));
+    }
+
+    /** Releases every GPU buffer of the body (the compiled kernels stay with the device, for other bodies). */
+    public dispose(): void {
+        if (this._disposed) {
+            return;
+        }
+        this._disposed = true;
+        this._buffers.dispose();
+        this._colliderBuffer.destroy();
+        this._params.dispose();
+    }
+
+    /** Encodes one step: forces, then per substep prediction, passes and velocities, then damping. */
+    private _encodeStep(pass: GPUComputePassEncoder): void {
+        const p = this._pipelines;
+        const g = this._groups;
+        const n = this.body.particleCount;
+        const groups = (count: number): number => Math.ceil(count / WORKGROUP_SIZE);
+        const step0 = this._params.offset(0);
+        if (this._inverseMassesDirty) {
+            pass.setPipeline(p.setInverseMasses);
+            pass.setBindGroup(0, g.predict, [step0]);
+            pass.dispatchWorkgroups(groups(n));
+            this._inverseMassesDirty = false;
+        }
+        if (this._params.aerodynamics) {
+            pass.setPipeline(p.triangleForces);
+            pass.setBindGroup(0, g.aerodynamics, [step0]);
+            pass.dispatchWorkgroups(groups(this.body.triangles.length / 3));
+        }
+        pass.setPipeline(p.gatherForces);
+        pass.setBindGroup(0, g.aerodynamics, [step0]);
+        pass.dispatchWorkgroups(groups(n));
+        const tethers = this._params.tethers;
+        const passes = 2 * this.world.iterations;
+        for (let s = 0; s < this.world.substeps; s++) {
+            const params = this._params.offset(s);
+            pass.setPipeline(p.predict);
+            pass.setBindGroup(0, g.predict, [params]);
+            pass.dispatchWorkgroups(groups(Math.max(n, this._constraints.lambdaCount)));
+            if (tethers) {
+                this._particlePass(pass, params, this._passRecord.head);
+            }
+            for (let k = 0; k < passes; k++) {
+                this._encodeSets(pass, params, (k & 1) === 1);
+                this._particlePass(pass, params, k + 1 < passes ? this._passRecord.between : this._passRecord.last);
+            }
+        }
+        if (this.body.damping > 0) {
+            pass.setPipeline(p.rigidMotion);
+            pass.setBindGroup(0, g.damping, [step0]);
+            pass.dispatchWorkgroups(1);
+            pass.setPipeline(p.dampDeformation);
+            pass.dispatchWorkgroups(groups(n));
+        }
+    }
+
+    /** One sweep over the enabled sets, batch by batch; symmetric sets run their batches backwards when `backward`. */
+    private _encodeSets(pass: GPUComputePassEncoder, params: number, backward: boolean): void {
+        const sets = this._constraints.sets;
+        for (let k = 0; k < sets.length; k++) {
+            const gpuSet = sets[k];
+            if (!gpuSet.set.enabled || gpuSet.set.count === 0) {
+                continue;
+            }
+            pass.setPipeline(this._pipelines.constraints[gpuSet.kernel]);
+            const batches = gpuSet.starts.length - 1;
+            const reverse = backward && gpuSet.set.symmetric;
+            for (let b = 0; b < batches; b++) {
+                const batch = reverse ? batches - 1 - b : b;
+                pass.setBindGroup(0, this._groups.constraint[gpuSet.kernel], [params, (this._firstBatch[k] + batch) * UNIFORM_STRIDE]);
+                pass.dispatchWorkgroups(Math.ceil((gpuSet.starts[batch + 1] - gpuSet.starts[batch]) / WORKGROUP_SIZE));
+            }
+        }
+    }
+
+    private _particlePass(pass: GPUComputePassEncoder, params: number, record: number): void {
+        pass.setPipeline(this._pipelines.particlePass);
+        pass.setBindGroup(0, this._groups.particle, [params, record * UNIFORM_STRIDE]);
+        pass.dispatchWorkgroups(Math.ceil(this.body.particleCount / WORKGROUP_SIZE));
+    }
+
+    /** Uploads what the pin weights decide: inverse masses (applied by the next step), pin slots and tethers. */
+    private _uploadPins(): void {
+        const packed = packPins(this.body, this._incidenceStarts);
+        const queue = this.device.queue;
+        queue.writeBuffer(this._buffers.info, 0, packed.info);
+        queue.writeBuffer(this._buffers.tethers, 0, packed.tethers);
+        queue.writeBuffer(this._buffers.inverseMasses, 0, packed.inverseMasses);
+        this._pinSlots = packed.slots;
+        this._pinCompliances = packed.compliances;
+        this._pinData = new Float32Array(Math.max(packed.slots.length, 1) * 8);
+        this._inverseMassesDirty = true;
+    }
+
+    /** Uploads each pin's targets at the start and the end of the step. */
+    private _writePinTargets(): void {
+        const slots = this._pinSlots;
+        if (slots.length === 0) {
+            return;
+        }
+        const pins = this.body.pins;
+        const data = this._pinData;
+        for (let s = 0; s < slots.length; s++) {
+            const i = 3 * slots[s];
+            data.set(pins.targetsStart.subarray(i, i + 3), 8 * s);
+            data[8 * s + 3] = this._pinCompliances[s];
+            data.set(pins.targetsEnd.subarray(i, i + 3), 8 * s + 4);
+        }
+        this.device.queue.writeBuffer(this._buffers.pins, 0, data);
+    }
+
+    /** Bytes of the collider buffer: the shape records, then a pose record per shape and substep. */
+    private _colliderBytes(substeps: number): number {
+        return this._colliders.shapes.byteLength + Math.max(this._colliders.slotColliders.length, 1) * substeps * POSE_VEC4S * 16;
+    }
+
+    /** A collider buffer for the current records, with their shapes written (once per collider list). */
+    private _createColliderBuffer(substeps: number): GPUBuffer {
+        this._colliderBufferRecords = this._colliders;
+        const buffer = createBuffer(this.device, this._colliderBytes(substeps), STORAGE | COPY_DST, "colliders");
+        this.device.queue.writeBuffer(buffer, 0, this._colliders.shapes);
+        return buffer;
+    }
+
+    private _createGroups(): BindGroups {
+        return this._buffers.bindGroups(this._pipelines.layouts, this._params.buffer, this._colliderBuffer);
+    }
+
+    private async _readVectors(source: GPUBuffer): Promise<Float32Array> {
+        const size = source.size;
+        const staging = createBuffer(this.device, size, MAP_READ | COPY_DST, "read-back");
+        const encoder = this.device.createCommandEncoder({ label: "xpbd read-back" });
+        encoder.copyBufferToBuffer(source, 0, staging, 0, size);
+        this.device.queue.submit([encoder.finish()]);
+        await staging.mapAsync(MAP_READ);
+        const vec4s = new Float32Array(staging.getMappedRange());
+        const n = this.body.particleCount;
+        const out = new Float32Array(3 * n);
+        for (let p = 0; p < n; p++) {
+            out[3 * p] = vec4s[4 * p];
+            out[3 * p + 1] = vec4s[4 * p + 1];
+            out[3 * p + 2] = vec4s[4 * p + 2];
+        }
+        staging.unmap();
+        staging.destroy();
+        return out;
+    }
+}

@@ -1,0 +1,8 @@
+/**
+ * `babylon-xpbd/gpu`: the XPBD solver on WebGPU. A {@link GpuSoftBodySolver} steps one core `SoftBody` on a
+ * `GPUDevice`, with an `XpbdWorld` as its environment (gravity, air, substeps, colliders); see docs/webgpu.md for
+ * what runs on the GPU today.
+ */
+export { GpuSoftBodySolver } from "./gpuSoftBodySolver.js";
+export { unsupportedGpuFeature } from "./colliderRecords.js";
+export { colourBatches } from "./colourBatches.js";

@@ -1,0 +1,97 @@
+import type { SoftBody, XpbdWorld } from "../core/index.js";
+import type { ConstraintRecords } from "./bodyRecords.js";
+import { POSE_VEC4S } from "./particlePassShader.js";
+import { ParamsWords, UNIFORM_STRIDE } from "./substepParams.js";
+
+/** WebGPU's `UNIFORM | COPY_DST` buffer usage. */
+const UNIFORM_COPY_DST = 0x40 | 0x8;
+
+/**
+ * The step's uniforms: one `Params` record per substep (see `substepParams.ts`), computed from the world and the
+ * body as `XpbdWorld.step` computes its numbers (in f64, stored as f32), and written to the GPU with one
+ * `writeBuffer` per step.
+ */
+export class StepParams {
+    /** The uniform buffer, {@link UNIFORM_STRIDE} bytes per substep. */
+    public buffer: GPUBuffer;
+    /** Whether this step computes aerodynamic forces. */
+    public aerodynamics = false;
+    /** Whether this step projects tethers. */
+    public tethers = false;
+
+    private _data: ArrayBuffer;
+
+    public constructor(private readonly _device: GPUDevice) {
+        this._data = new ArrayBuffer(UNIFORM_STRIDE);
+        this.buffer = this._create(1);
+    }
+
+    /** Byte offset of substep `s`'s record. */
+    public offset(s: number): number {
+        return s * UNIFORM_STRIDE;
+    }
+
+    /**
+     * Computes and uploads the records of a step of length `dt`. `poseBase` is the vec4 index where the pose records
+     * start in the collider buffer, `slots` the number of collider shapes. Returns whether the buffer was replaced (the
+     * substeps outgrew it), so bind groups that use it must be rebuilt.
+     */
+    public write(world: XpbdWorld, body: SoftBody, constraints: ConstraintRecords, dt: number, slots: number, poseBase: number): boolean {
+        const substeps = world.substeps;
+        let replaced = false;
+        if (this._data.byteLength < substeps * UNIFORM_STRIDE) {
+            this._data = new ArrayBuffer(substeps * UNIFORM_STRIDE);
+            this.buffer.destroy();
+            this.buffer = this._create(substeps);
+            replaced = true;
+        }
+        const f = new Float32Array(this._data);
+        const u = new Uint32Array(this._data);
+        const h = dt / substeps;
+        const invH2 = 1 / (h * h);
+        const air = world.airDensity * (body.dragCoefficient + body.liftCoefficient);
+        this.aerodynamics = air !== 0 && body.windScale !== 0 && body.triangles.length > 0;
+        this.tethers = body.tethers.enabled && body.tethers.count > 0;
+        const alpha = [0, 0, 0, 0];
+        body.constraintSets.forEach((set, k) => (alpha[k] = set.compliance * invH2));
+        const W = ParamsWords;
+        for (let s = 0; s < substeps; s++) {
+            const o = (s * UNIFORM_STRIDE) / 4;
+            for (let axis = 0; axis < 3; axis++) {
+                f[o + W.gravityH + axis] = world.gravity[axis] * h;
+                f[o + W.wind + axis] = world.wind[axis] * body.windScale;
+            }
+            f[o + W.h] = h;
+            f[o + W.airFactor] = this.aerodynamics ? world.airDensity / 12 : 0;
+            f.set(alpha, o + W.alpha);
+            f[o + W.invH] = 1 / h;
+            f[o + W.t] = (s + 1) / substeps;
+            f[o + W.dt] = dt;
+            f[o + W.thickness] = body.thickness;
+            f[o + W.invH2] = invH2;
+            f[o + W.tetherSlack] = body.tethers.slack;
+            f[o + W.dampingFactor] = 1 - Math.exp(-body.damping * dt);
+            f[o + W.dragCoefficient] = body.dragCoefficient;
+            f[o + W.liftCoefficient] = body.liftCoefficient;
+            u[o + W.particleCount] = body.particleCount;
+            u[o + W.lambdaCount] = constraints.lambdaCount;
+            u[o + W.triangleCount] = body.triangles.length / 3;
+            u[o + W.slotCount] = slots;
+            u[o + W.tethers] = this.tethers ? 1 : 0;
+            u[o + W.dampPinned] = body.pins.kinematicCount > 0 ? 1 : 0;
+            u[o + W.poseBase] = poseBase + s * Math.max(slots, 1) * POSE_VEC4S;
+            u[o + W.pinLambdaBase] = constraints.pinLambdaBase;
+        }
+        this._device.queue.writeBuffer(this.buffer, 0, this._data, 0, substeps * UNIFORM_STRIDE);
+        return replaced;
+    }
+
+    /** Releases the buffer. */
+    public dispose(): void {
+        this.buffer.destroy();
+    }
+
+    private _create(substeps: number): GPUBuffer {
+        return this._device.createBuffer({ label: "xpbd substep params", size: substeps * UNIFORM_STRIDE, usage: UNIFORM_COPY_DST });
+    }
+}
