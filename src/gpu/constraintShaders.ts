@@ -134,7 +134,10 @@ const PI = 3.141592653589793;`,
         return;
     }
     let eLen = sqrt(eLen2);
-    let angle = atan2(dot(cross(n1, n2), e) / eLen, dot(n1, n2));
+    // WGSL lets an implementation ignore the sign of zero, and SwiftShader's atan2(−0, x > 0) is π: a flat hinge,
+    // whose sine is often −0, must read +0.
+    let sine = dot(cross(n1, n2), e) / eLen;
+    let angle = atan2(select(sine, 0.0, sine == 0.0), dot(n1, n2));
     var error = angle - r.rest.x;
     if (error > PI) {
         error -= 2.0 * PI;
