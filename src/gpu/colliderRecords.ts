@@ -95,16 +95,18 @@ export class ColliderRecords {
                     const o = (s * slots + slot + shape) * POSE_VEC4S * 4;
                     const m = scratch._matrix;
                     const poses = this.poses;
-                    poses.set(scratch.position, o);
+                    for (let axis = 0; axis < 3; axis++) {
+                        poses[o + axis] = scratch.position[axis];
+                        poses[o + 4 + axis] = m[axis];
+                        poses[o + 8 + axis] = m[3 + axis];
+                        poses[o + 12 + axis] = m[6 + axis];
+                        poses[o + 16 + axis] = scratch._com[axis];
+                        poses[o + 20 + axis] = scratch.linearVelocity[axis];
+                        poses[o + 24 + axis] = scratch.angularVelocity[axis];
+                    }
                     poses[o + 3] = staticFriction;
-                    poses.set(m.subarray(0, 3), o + 4);
                     poses[o + 7] = kineticFriction;
-                    poses.set(m.subarray(3, 6), o + 8);
                     poses[o + 11] = collides ? 1 : 0;
-                    poses.set(m.subarray(6, 9), o + 12);
-                    poses.set(scratch._com, o + 16);
-                    poses.set(scratch.linearVelocity, o + 20);
-                    poses.set(scratch.angularVelocity, o + 24);
                 }
             }
             slot += collider.shapes.length;

@@ -53,6 +53,8 @@ export class GpuSoftBodySolver {
     private _pinSlots: Int32Array = new Int32Array(0);
     private _pinCompliances: Float64Array = new Float64Array(0);
     private _pinData: Float32Array = new Float32Array(8);
+    /** Dynamic offsets handed to `setBindGroup` (one array for the whole step: hundreds of binds). */
+    private readonly _offsets = new Uint32Array(2);
     private _inverseMassesDirty = false;
     private _disposed = false;
 
@@ -191,24 +193,24 @@ export class GpuSoftBodySolver {
         const step0 = this._params.offset(0);
         if (this._inverseMassesDirty) {
             pass.setPipeline(p.setInverseMasses);
-            pass.setBindGroup(0, g.predict, [step0]);
+            this._bind(pass, g.predict, step0);
             pass.dispatchWorkgroups(groups(n));
             this._inverseMassesDirty = false;
         }
         if (this._params.aerodynamics) {
             pass.setPipeline(p.triangleForces);
-            pass.setBindGroup(0, g.aerodynamics, [step0]);
+            this._bind(pass, g.aerodynamics, step0);
             pass.dispatchWorkgroups(groups(this.body.triangles.length / 3));
         }
         pass.setPipeline(p.gatherForces);
-        pass.setBindGroup(0, g.aerodynamics, [step0]);
+        this._bind(pass, g.aerodynamics, step0);
         pass.dispatchWorkgroups(groups(n));
         const tethers = this._params.tethers;
         const passes = 2 * this.world.iterations;
         for (let s = 0; s < this.world.substeps; s++) {
             const params = this._params.offset(s);
             pass.setPipeline(p.predict);
-            pass.setBindGroup(0, g.predict, [params]);
+            this._bind(pass, g.predict, params);
             pass.dispatchWorkgroups(groups(Math.max(n, this._constraints.lambdaCount)));
             if (tethers) {
                 this._particlePass(pass, params, this._passRecord.head);
@@ -220,7 +222,7 @@ export class GpuSoftBodySolver {
         }
         if (this.body.damping > 0) {
             pass.setPipeline(p.rigidMotion);
-            pass.setBindGroup(0, g.damping, [step0]);
+            this._bind(pass, g.damping, step0);
             pass.dispatchWorkgroups(1);
             pass.setPipeline(p.dampDeformation);
             pass.dispatchWorkgroups(groups(n));
@@ -240,15 +242,23 @@ export class GpuSoftBodySolver {
             const reverse = backward && gpuSet.set.symmetric;
             for (let b = 0; b < batches; b++) {
                 const batch = reverse ? batches - 1 - b : b;
-                pass.setBindGroup(0, this._groups.constraint[gpuSet.kernel], [params, (this._firstBatch[k] + batch) * UNIFORM_STRIDE]);
+                this._bind(pass, this._groups.constraint[gpuSet.kernel], params, (this._firstBatch[k] + batch) * UNIFORM_STRIDE);
                 pass.dispatchWorkgroups(Math.ceil((gpuSet.starts[batch + 1] - gpuSet.starts[batch]) / WORKGROUP_SIZE));
             }
         }
     }
 
+    /** Binds `group` at the substep's `Params` offset and, for the kernels that read one, a `Dispatch` offset. */
+    private _bind(pass: GPUComputePassEncoder, group: GPUBindGroup, params: number, dispatch = -1): void {
+        const offsets = this._offsets;
+        offsets[0] = params;
+        offsets[1] = dispatch;
+        pass.setBindGroup(0, group, offsets, 0, dispatch < 0 ? 1 : 2);
+    }
+
     private _particlePass(pass: GPUComputePassEncoder, params: number, record: number): void {
         pass.setPipeline(this._pipelines.particlePass);
-        pass.setBindGroup(0, this._groups.particle, [params, record * UNIFORM_STRIDE]);
+        this._bind(pass, this._groups.particle, params, record * UNIFORM_STRIDE);
         pass.dispatchWorkgroups(Math.ceil(this.body.particleCount / WORKGROUP_SIZE));
     }
 
@@ -275,9 +285,11 @@ export class GpuSoftBodySolver {
         const data = this._pinData;
         for (let s = 0; s < slots.length; s++) {
             const i = 3 * slots[s];
-            data.set(pins.targetsStart.subarray(i, i + 3), 8 * s);
+            for (let axis = 0; axis < 3; axis++) {
+                data[8 * s + axis] = pins.targetsStart[i + axis];
+                data[8 * s + 4 + axis] = pins.targetsEnd[i + axis];
+            }
             data[8 * s + 3] = this._pinCompliances[s];
-            data.set(pins.targetsEnd.subarray(i, i + 3), 8 * s + 4);
         }
         this.device.queue.writeBuffer(this._buffers.pins, 0, data);
     }

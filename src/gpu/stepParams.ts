@@ -19,10 +19,12 @@ export class StepParams {
     /** Whether this step projects tethers. */
     public tethers = false;
 
-    private _data: ArrayBuffer;
+    /** The records as written, seen as floats and as unsigned integers. */
+    private _floats = new Float32Array(UNIFORM_STRIDE / 4);
+    private _words = new Uint32Array(this._floats.buffer);
+    private readonly _alpha = new Float32Array(4);
 
     public constructor(private readonly _device: GPUDevice) {
-        this._data = new ArrayBuffer(UNIFORM_STRIDE);
         this.buffer = this._create(1);
     }
 
@@ -39,21 +41,24 @@ export class StepParams {
     public write(world: XpbdWorld, body: SoftBody, constraints: ConstraintRecords, dt: number, slots: number, poseBase: number): boolean {
         const substeps = world.substeps;
         let replaced = false;
-        if (this._data.byteLength < substeps * UNIFORM_STRIDE) {
-            this._data = new ArrayBuffer(substeps * UNIFORM_STRIDE);
+        if (this._floats.byteLength < substeps * UNIFORM_STRIDE) {
+            this._floats = new Float32Array((substeps * UNIFORM_STRIDE) / 4);
+            this._words = new Uint32Array(this._floats.buffer);
             this.buffer.destroy();
             this.buffer = this._create(substeps);
             replaced = true;
         }
-        const f = new Float32Array(this._data);
-        const u = new Uint32Array(this._data);
+        const f = this._floats;
+        const u = this._words;
         const h = dt / substeps;
         const invH2 = 1 / (h * h);
         const air = world.airDensity * (body.dragCoefficient + body.liftCoefficient);
         this.aerodynamics = air !== 0 && body.windScale !== 0 && body.triangles.length > 0;
         this.tethers = body.tethers.enabled && body.tethers.count > 0;
-        const alpha = [0, 0, 0, 0];
-        body.constraintSets.forEach((set, k) => (alpha[k] = set.compliance * invH2));
+        const alpha = this._alpha;
+        for (let k = 0; k < body.constraintSets.length; k++) {
+            alpha[k] = body.constraintSets[k].compliance * invH2;
+        }
         const W = ParamsWords;
         for (let s = 0; s < substeps; s++) {
             const o = (s * UNIFORM_STRIDE) / 4;
@@ -82,7 +87,7 @@ export class StepParams {
             u[o + W.poseBase] = poseBase + s * Math.max(slots, 1) * POSE_VEC4S;
             u[o + W.pinLambdaBase] = constraints.pinLambdaBase;
         }
-        this._device.queue.writeBuffer(this.buffer, 0, this._data, 0, substeps * UNIFORM_STRIDE);
+        this._device.queue.writeBuffer(this.buffer, 0, f.buffer, 0, substeps * UNIFORM_STRIDE);
         return replaced;
     }
 
