@@ -25,16 +25,22 @@ export class BendConstraints implements ConstraintSet {
     /** See {@link ConstraintSet.symmetric}. */
     public readonly symmetric = true;
 
+    /** Number of elements: the first `count` are live (fewer than the arrays hold only in a tearing cloth). */
+    public count = 0;
+
     /**
      * @param indices - four indices per element
      * @param positions - rest positions
      * @param compliance - initial compliance
+     * @param capacity - elements the arrays hold (default: exactly the given ones); more only for {@link rebuild}
      */
-    public constructor(indices: Int32Array, positions: Float64Array, compliance: number) {
+    public constructor(indices: Int32Array, positions: Float64Array, compliance: number, capacity = indices.length >> 2) {
         const count = indices.length >> 2;
-        this.indices = indices;
-        this.restAngles = new Float64Array(count);
-        this.lambdas = new Float64Array(count);
+        this.count = count;
+        this.indices = capacity === count ? indices : new Int32Array(4 * capacity);
+        this.indices.set(indices);
+        this.restAngles = new Float64Array(capacity);
+        this.lambdas = new Float64Array(capacity);
         this.compliance = compliance;
         for (let e = 0; e < count; e++) {
             const angle = dihedralAngle(positions, indices[4 * e], indices[4 * e + 1], indices[4 * e + 2], indices[4 * e + 3]);
@@ -48,14 +54,26 @@ export class BendConstraints implements ConstraintSet {
         }
     }
 
-    /** Number of elements. */
-    public get count(): number {
-        return this.restAngles.length;
+    /**
+     * Replaces the elements with `count` elements of `source` (four indices each), taken in the order `order` gives,
+     * and measures their rest angles in `positions`. Allocation-free; `count` must fit the capacity and no element may
+     * be degenerate (see `clothTearing.ts`, which checks that before).
+     */
+    public rebuild(source: Int32Array, order: Int32Array, count: number, positions: Float64Array): void {
+        const indices = this.indices;
+        for (let k = 0; k < count; k++) {
+            for (let i = 0; i < 4; i++) {
+                indices[4 * k + i] = source[4 * order[k] + i];
+            }
+            writeHinge(positions, indices[4 * k], indices[4 * k + 1], indices[4 * k + 2], indices[4 * k + 3], this._hinge);
+            this.restAngles[k] = this._hinge[9];
+        }
+        this.count = count;
     }
 
     /** One Gauss–Seidel sweep, back to front when `reverse` is set, with `α̃ = compliance / h²`. */
     public project(x: Float64Array, invMass: Float64Array, context: SubstepContext, reverse: boolean): void {
-        if (this.lambdas.length === 0) {
+        if (this.count === 0) {
             return;
         }
         // Read after the early return: an unused number read in code the JIT has not optimised yet is boxed.
@@ -63,7 +81,7 @@ export class BendConstraints implements ConstraintSet {
         const indices = this.indices;
         const restAngles = this.restAngles;
         const lambdas = this.lambdas;
-        const count = restAngles.length;
+        const count = this.count;
         // One loop for both directions, without a branch per constraint.
         // One loop for both directions, without a branch per element.
         const first = reverse ? count - 1 : 0;

@@ -73,7 +73,8 @@ function measureStretch(body: SoftBody, residuals: boolean): number {
     let residualSum = 0;
     let maxResidual = 0;
     let over = 0;
-    for (let c = 0; c < rest.length; c++) {
+    const edgeCount = body.stretch.count;
+    for (let c = 0; c < edgeCount; c++) {
         const pa = edges[2 * c];
         const pb = edges[2 * c + 1];
         const a = 3 * pa;
@@ -104,7 +105,6 @@ function measureStretch(body: SoftBody, residuals: boolean): number {
             }
         }
     }
-    const edgeCount = rest.length;
     stats.maxEdgeRatio = maxRatio;
     stats.meanEdgeRatio = edgeCount > 0 ? ratioSum / edgeCount : 0;
     stats.maxStretchResidual = maxResidual;

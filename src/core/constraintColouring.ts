@@ -18,40 +18,74 @@ const MAX_COLOURS = 64;
  */
 export function colourOrder(indices: Int32Array, arity: number, particleCount: number): Int32Array {
     const count = Math.floor(indices.length / arity);
+    const order = new Int32Array(count);
+    new ConstraintColouring(particleCount, count).orderInto(indices, count, arity, order);
+    return order;
+}
+
+/**
+ * The scratch memory of {@link colourOrder}, allocated once for up to `particleCapacity` particles and
+ * `constraintCapacity` constraints, so that a body whose constraints change (a tearing cloth) recolours them
+ * without allocating.
+ */
+export class ConstraintColouring {
     // Two 32-bit masks per particle: the colours already used by its constraints.
-    const low = new Uint32Array(particleCount);
-    const high = new Uint32Array(particleCount);
-    const colour = new Int32Array(count);
-    const perColour = new Int32Array(MAX_COLOURS + 1);
-    for (let c = 0; c < count; c++) {
-        let usedLow = 0;
-        let usedHigh = 0;
-        for (let k = 0; k < arity; k++) {
-            const p = indices[arity * c + k];
-            usedLow |= low[p];
-            usedHigh |= high[p];
-        }
-        const free = ~usedLow >>> 0 !== 0 ? lowestZeroBit(usedLow) : ~usedHigh >>> 0 !== 0 ? 32 + lowestZeroBit(usedHigh) : MAX_COLOURS - 1;
-        colour[c] = free;
-        perColour[free + 1]++;
-        for (let k = 0; k < arity; k++) {
-            const p = indices[arity * c + k];
-            if (free < 32) {
-                low[p] |= 1 << free;
-            } else {
-                high[p] |= 1 << (free - 32);
+    private readonly _low: Uint32Array;
+    private readonly _high: Uint32Array;
+    private readonly _colour: Int32Array;
+    private readonly _perColour = new Int32Array(MAX_COLOURS + 1);
+
+    /**
+     * @param particleCapacity - particles the indices may refer to
+     * @param constraintCapacity - constraints one call may order
+     */
+    public constructor(particleCapacity: number, constraintCapacity: number) {
+        this._low = new Uint32Array(particleCapacity);
+        this._high = new Uint32Array(particleCapacity);
+        this._colour = new Int32Array(constraintCapacity);
+    }
+
+    /**
+     * Writes the colour order of the first `count` constraints of `indices` (`arity` particle indices each) into
+     * `order[0..count)`, as {@link colourOrder} returns it. Allocation-free.
+     */
+    public orderInto(indices: Int32Array, count: number, arity: number, order: Int32Array): void {
+        const low = this._low;
+        const high = this._high;
+        const colour = this._colour;
+        const perColour = this._perColour;
+        low.fill(0);
+        high.fill(0);
+        perColour.fill(0);
+        for (let c = 0; c < count; c++) {
+            let usedLow = 0;
+            let usedHigh = 0;
+            for (let k = 0; k < arity; k++) {
+                const p = indices[arity * c + k];
+                usedLow |= low[p];
+                usedHigh |= high[p];
+            }
+            const free =
+                ~usedLow >>> 0 !== 0 ? lowestZeroBit(usedLow) : ~usedHigh >>> 0 !== 0 ? 32 + lowestZeroBit(usedHigh) : MAX_COLOURS - 1;
+            colour[c] = free;
+            perColour[free + 1]++;
+            for (let k = 0; k < arity; k++) {
+                const p = indices[arity * c + k];
+                if (free < 32) {
+                    low[p] |= 1 << free;
+                } else {
+                    high[p] |= 1 << (free - 32);
+                }
             }
         }
+        // Counting sort by colour, stable: each colour keeps the input order (and its spatial locality).
+        for (let k = 0; k < MAX_COLOURS; k++) {
+            perColour[k + 1] += perColour[k];
+        }
+        for (let c = 0; c < count; c++) {
+            order[perColour[colour[c]]++] = c;
+        }
     }
-    // Counting sort by colour, stable: each colour keeps the input order (and its spatial locality).
-    for (let k = 0; k < MAX_COLOURS; k++) {
-        perColour[k + 1] += perColour[k];
-    }
-    const order = new Int32Array(count);
-    for (let c = 0; c < count; c++) {
-        order[perColour[colour[c]]++] = c;
-    }
-    return order;
 }
 
 /** Index of the lowest zero bit of a 32-bit mask that has one. */

@@ -18,18 +18,23 @@ export class DistanceConstraints implements ConstraintSet {
     public enabled = true;
     /** See {@link ConstraintSet.symmetric}. */
     public readonly symmetric = false;
+    /** Number of constraints: the first `count` pairs are live (fewer than the arrays hold only in a tearing cloth). */
+    public count = 0;
 
     /**
      * @param indices - particle index pairs
      * @param positions - rest positions, from which the rest lengths are measured
      * @param compliance - initial compliance
      * @param name - the kind's name, used in error messages
+     * @param capacity - constraints the arrays hold (default: exactly the given ones); more only for {@link rebuild}
      */
-    public constructor(indices: Int32Array, positions: Float64Array, compliance: number, name: string) {
+    public constructor(indices: Int32Array, positions: Float64Array, compliance: number, name: string, capacity = indices.length >> 1) {
         const count = indices.length >> 1;
-        this.indices = indices;
-        this.restLengths = new Float64Array(count);
-        this.lambdas = new Float64Array(count);
+        this.count = count;
+        this.indices = capacity === count ? indices : new Int32Array(2 * capacity);
+        this.indices.set(indices);
+        this.restLengths = new Float64Array(capacity);
+        this.lambdas = new Float64Array(capacity);
         this.compliance = compliance;
         for (let c = 0; c < count; c++) {
             const i = indices[2 * c] * 3;
@@ -45,14 +50,29 @@ export class DistanceConstraints implements ConstraintSet {
         }
     }
 
-    /** Number of constraints. */
-    public get count(): number {
-        return this.restLengths.length;
+    /**
+     * Replaces the constraints with `count` pairs of `source`, taken in the order `order` gives, and measures their rest
+     * lengths in `positions`. Allocation-free; `count` must fit the capacity and no pair may have zero rest length
+     * (both hold when a tearing cloth rebuilds its edges: see `clothTearing.ts`).
+     */
+    public rebuild(source: Int32Array, order: Int32Array, count: number, positions: Float64Array): void {
+        const indices = this.indices;
+        for (let k = 0; k < count; k++) {
+            const a = source[2 * order[k]];
+            const b = source[2 * order[k] + 1];
+            indices[2 * k] = a;
+            indices[2 * k + 1] = b;
+            const dx = positions[3 * b] - positions[3 * a];
+            const dy = positions[3 * b + 1] - positions[3 * a + 1];
+            const dz = positions[3 * b + 2] - positions[3 * a + 2];
+            this.restLengths[k] = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        }
+        this.count = count;
     }
 
     /** One Gauss–Seidel sweep, front to back (the set is not symmetric), with `α̃ = compliance / h²`. */
     public project(x: Float64Array, invMass: Float64Array, context: SubstepContext): void {
-        if (this.lambdas.length === 0) {
+        if (this.count === 0) {
             return;
         }
         // Read after the early return: an unused number read in code the JIT has not optimised yet is boxed.
@@ -60,7 +80,7 @@ export class DistanceConstraints implements ConstraintSet {
         const indices = this.indices;
         const rest = this.restLengths;
         const lambdas = this.lambdas;
-        const count = rest.length;
+        const count = this.count;
         for (let c = 0; c < count; c++) {
             const a = indices[2 * c];
             const b = indices[2 * c + 1];

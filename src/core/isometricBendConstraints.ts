@@ -1,5 +1,5 @@
 import type { ConstraintSet } from "./constraintSet.js";
-import { dihedralAngle, raiseResidual } from "./bendConstraints.js";
+import { dihedralAngle, raiseResidual, writeHinge } from "./bendConstraints.js";
 import type { StepStats } from "./stepStats.js";
 import type { SubstepContext } from "./substepContext.js";
 
@@ -37,20 +37,28 @@ export class IsometricBendConstraints implements ConstraintSet {
     public enabled = true;
     /** See {@link ConstraintSet.symmetric}. */
     public readonly symmetric = true;
+    /** Where {@link rebuild} measures an element's rest angle, and its cotangent weights are worked out. */
+    private readonly _hinge = new Float64Array(10);
+
+    /** Number of elements: the first `count` are live (fewer than the arrays hold only in a tearing cloth). */
+    public count = 0;
 
     /**
      * @param indices - four indices per element
      * @param positions - rest positions (flat around every hinge)
      * @param compliance - initial compliance
+     * @param capacity - elements the arrays hold (default: exactly the given ones); more only for {@link rebuild}
      * @throws Error naming the element when a triangle is degenerate or a hinge is not flat at rest
      */
-    public constructor(indices: Int32Array, positions: Float64Array, compliance: number) {
+    public constructor(indices: Int32Array, positions: Float64Array, compliance: number, capacity = indices.length >> 2) {
         const count = indices.length >> 2;
-        this.indices = indices;
-        this.restAngles = new Float64Array(count);
-        this.weights = new Float64Array(4 * count);
-        this.hingeLengths2 = new Float64Array(count);
-        this.lambdas = new Float64Array(count);
+        this.count = count;
+        this.indices = capacity === count ? indices : new Int32Array(4 * capacity);
+        this.indices.set(indices);
+        this.restAngles = new Float64Array(capacity);
+        this.weights = new Float64Array(4 * capacity);
+        this.hingeLengths2 = new Float64Array(capacity);
+        this.lambdas = new Float64Array(capacity);
         this.compliance = compliance;
         for (let e = 0; e < count; e++) {
             const ia = indices[4 * e];
@@ -68,32 +76,59 @@ export class IsometricBendConstraints implements ConstraintSet {
                 );
             }
             this.restAngles[e] = angle;
-            // Interior angles at the hinge ends: (c, d) in triangle (a, c, d), and in triangle (b, d, c).
-            const cotC1 = cotangent(positions, ic, id, ia);
-            const cotD1 = cotangent(positions, id, ic, ia);
-            const cotC2 = cotangent(positions, ic, id, ib);
-            const cotD2 = cotangent(positions, id, ic, ib);
-            this.weights[4 * e] = -(cotC1 + cotD1);
-            this.weights[4 * e + 1] = -(cotC2 + cotD2);
-            this.weights[4 * e + 2] = cotD1 + cotD2;
-            this.weights[4 * e + 3] = cotC1 + cotC2;
-            const c = 3 * ic;
-            const d = 3 * id;
-            this.hingeLengths2[e] =
-                (positions[d] - positions[c]) ** 2 +
-                (positions[d + 1] - positions[c + 1]) ** 2 +
-                (positions[d + 2] - positions[c + 2]) ** 2;
+            this._measureRest(e, positions);
         }
     }
 
-    /** Number of elements. */
-    public get count(): number {
-        return this.restAngles.length;
+    /**
+     * Replaces the elements with `count` elements of `source` (four indices each), taken in the order `order` gives,
+     * and measures their rest shape in `positions`. Allocation-free; `count` must fit the capacity and every element
+     * must be flat and non-degenerate at rest (see `clothTearing.ts`, which checks that before).
+     */
+    public rebuild(source: Int32Array, order: Int32Array, count: number, positions: Float64Array): void {
+        const indices = this.indices;
+        for (let k = 0; k < count; k++) {
+            for (let i = 0; i < 4; i++) {
+                indices[4 * k + i] = source[4 * order[k] + i];
+            }
+            writeHinge(positions, indices[4 * k], indices[4 * k + 1], indices[4 * k + 2], indices[4 * k + 3], this._hinge);
+            this.restAngles[k] = this._hinge[9];
+            this._measureRest(k, positions);
+        }
+        this.count = count;
+    }
+
+    /** The cotangent weights and squared hinge length of element `e` at rest. */
+    private _measureRest(e: number, positions: Float64Array): void {
+        const ia = this.indices[4 * e];
+        const ib = this.indices[4 * e + 1];
+        const ic = this.indices[4 * e + 2];
+        const id = this.indices[4 * e + 3];
+        // Interior angles at the hinge ends: (c, d) in triangle (a, c, d), and in triangle (b, d, c). Through an
+        // array, not return values: a number returned by a call the JIT does not inline is boxed, and a tearing
+        // cloth rebuilds its elements at run time.
+        const cot = this._hinge;
+        writeCotangent(positions, ic, id, ia, cot, 0);
+        writeCotangent(positions, id, ic, ia, cot, 1);
+        writeCotangent(positions, ic, id, ib, cot, 2);
+        writeCotangent(positions, id, ic, ib, cot, 3);
+        const cotC1 = cot[0];
+        const cotD1 = cot[1];
+        const cotC2 = cot[2];
+        const cotD2 = cot[3];
+        this.weights[4 * e] = -(cotC1 + cotD1);
+        this.weights[4 * e + 1] = -(cotC2 + cotD2);
+        this.weights[4 * e + 2] = cotD1 + cotD2;
+        this.weights[4 * e + 3] = cotC1 + cotC2;
+        const c = 3 * ic;
+        const d = 3 * id;
+        this.hingeLengths2[e] =
+            (positions[d] - positions[c]) ** 2 + (positions[d + 1] - positions[c + 1]) ** 2 + (positions[d + 2] - positions[c + 2]) ** 2;
     }
 
     /** One Gauss–Seidel sweep, back to front when `reverse` is set, with `α̃ = α |e|² / h²` per element. */
     public project(x: Float64Array, invMass: Float64Array, context: SubstepContext, reverse: boolean): void {
-        if (this.lambdas.length === 0) {
+        if (this.count === 0) {
             return;
         }
         const alphaScale = this.compliance * context.invH2;
@@ -101,7 +136,7 @@ export class IsometricBendConstraints implements ConstraintSet {
         const weights = this.weights;
         const hingeLengths2 = this.hingeLengths2;
         const lambdas = this.lambdas;
-        const count = lambdas.length;
+        const count = this.count;
         // One loop for both directions, without a branch per element.
         const first = reverse ? count - 1 : 0;
         const step = reverse ? -1 : 1;
@@ -251,8 +286,8 @@ export class IsometricBendConstraints implements ConstraintSet {
     }
 }
 
-/** Cotangent of the angle at particle `p` of the triangle `p, q, r`. */
-function cotangent(x: Float64Array, p: number, q: number, r: number): number {
+/** Writes the cotangent of the angle at particle `p` of the triangle `p, q, r` into `out[at]`. */
+function writeCotangent(x: Float64Array, p: number, q: number, r: number, out: Float64Array, at: number): void {
     const ux = x[3 * q] - x[3 * p];
     const uy = x[3 * q + 1] - x[3 * p + 1];
     const uz = x[3 * q + 2] - x[3 * p + 2];
@@ -262,5 +297,5 @@ function cotangent(x: Float64Array, p: number, q: number, r: number): number {
     const cx = uy * vz - uz * vy;
     const cy = uz * vx - ux * vz;
     const cz = ux * vy - uy * vx;
-    return (ux * vx + uy * vy + uz * vz) / Math.sqrt(cx * cx + cy * cy + cz * cz);
+    out[at] = (ux * vx + uy * vy + uz * vz) / Math.sqrt(cx * cx + cy * cy + cz * cz);
 }
