@@ -2,7 +2,7 @@
  * Cloth topology of an indexed triangle mesh: welded particles and the stretch, shear and bend elements that
  * `SoftBodyDescriptor` consumes.
  */
-import { buildMeshEdges } from "./meshEdges.js";
+import { ClothElements } from "../core/clothElements.js";
 import { validateTriangleMesh } from "./meshValidation.js";
 import { sortedTripleOrder, writeSortedTriple } from "./tripleOrder.js";
 import { weldVertices } from "./weldVertices.js";
@@ -148,39 +148,14 @@ export function buildClothTopology(
     }
     duplicates.sort((x, y) => x - y);
 
-    // 3. Edges → stretch, shear, bend.
-    const edges = buildMeshEdges(triangles, particleCount);
-    const pairKeys = new Set<number>();
-    for (let e = 0; e < edges.count; e++) pairKeys.add(edges.vertices[2 * e] * particleCount + edges.vertices[2 * e + 1]);
-    const shear: number[] = [];
-    const bend: number[] = [];
+    // 3. Edges → stretch, shear, bend (the core's derivation, which a tearing cloth repeats after each tear).
+    const elements = new ClothElements(keptCount);
+    elements.derive(triangles, keptCount);
+    const edges = elements.edges;
     const nonManifold: number[] = [];
-    let boundaryEdgeCount = 0;
-    let inconsistentEdgeCount = 0;
     for (let e = 0; e < edges.count; e++) {
-        const n = edges.triangleCount[e];
-        if (n === 1) {
-            boundaryEdgeCount++;
-            continue;
-        }
-        if (n > 2) {
-            nonManifold.push(edges.vertices[2 * e], edges.vertices[2 * e + 1]);
-            continue;
-        }
-        const s1 = edges.firstSlot[e],
-            s2 = edges.secondSlot[e];
-        const c = triangles[s1];
-        const d = triangles[nextSlot(s1)];
-        const a = triangles[nextSlot(nextSlot(s1))];
-        const b = triangles[nextSlot(nextSlot(s2))];
-        if (triangles[s2] === c) inconsistentEdgeCount++;
-        bend.push(a, b, c, d);
-        const lo = a < b ? a : b,
-            hi = a < b ? b : a;
-        const key = lo * particleCount + hi;
-        if (!pairKeys.has(key)) {
-            pairKeys.add(key);
-            shear.push(lo, hi);
+        if (edges.triangleCount[e] > 2) {
+            nonManifold.push(edges.edges.pairs[2 * e], edges.edges.pairs[2 * e + 1]);
         }
     }
 
@@ -194,24 +169,19 @@ export function buildClothTopology(
         triangles,
         triangleSource,
         renderToParticle: weld.renderToParticle,
-        stretch: edges.vertices,
-        shear: Int32Array.from(shear),
-        bend: Int32Array.from(bend),
+        stretch: elements.stretch.slice(0, 2 * elements.stretchCount),
+        shear: elements.shear.slice(0, 2 * elements.shearCount),
+        bend: elements.bend.slice(0, 4 * elements.bendCount),
         report: {
             weldTolerance: weld.tolerance,
             nonManifoldEdges: Int32Array.from(nonManifold),
             isolatedParticles: Int32Array.from(isolated),
             degenerateTriangles: Int32Array.from(degenerate),
             duplicateTriangles: Int32Array.from(duplicates),
-            boundaryEdgeCount,
-            inconsistentEdgeCount,
+            boundaryEdgeCount: elements.boundaryEdgeCount,
+            inconsistentEdgeCount: elements.inconsistentEdgeCount,
         },
     };
-}
-
-/** Next corner slot of the same triangle. */
-function nextSlot(slot: number): number {
-    return slot % 3 === 2 ? slot - 2 : slot + 1;
 }
 
 /** True when the triangle's area is negligible relative to its longest edge (collinear corners). */

@@ -1,7 +1,8 @@
 /**
  * Unique undirected edges of a triangle list with their incident triangles: the adjacency that cloth topology,
- * closedness checks and boundary counts are derived from.
+ * closedness checks and boundary counts are derived from (the core's `TriangleEdges`, as plain arrays).
  */
+import { TriangleEdges } from "../core/triangleEdges.js";
 
 /** Edges of a triangle list, from {@link buildMeshEdges}. */
 export interface MeshEdges {
@@ -27,37 +28,20 @@ export interface MeshEdges {
  * @param vertexCount - Number of vertices the indices refer to.
  */
 export function buildMeshEdges(triangles: ArrayLike<number>, vertexCount: number): MeshEdges {
-    const slotCount = triangles.length - (triangles.length % 3);
-    const edgeOf = new Map<number, number>();
-    const vertices = new Int32Array(slotCount * 2);
-    const triangleCount = new Int32Array(slotCount);
-    const firstSlot = new Int32Array(slotCount).fill(-1);
-    const secondSlot = new Int32Array(slotCount).fill(-1);
-    let count = 0;
-    for (let slot = 0; slot < slotCount; slot++) {
-        const corner = slot % 3;
-        const a = triangles[slot];
-        const b = triangles[slot - corner + ((corner + 1) % 3)];
-        const lo = a < b ? a : b,
-            hi = a < b ? b : a;
-        // vertexCount² stays below 2^53 for any mesh that fits in memory, so the key is exact.
-        const key = lo * vertexCount + hi;
-        let edge = edgeOf.get(key);
-        if (edge === undefined) {
-            edge = count++;
-            edgeOf.set(key, edge);
-            vertices[2 * edge] = lo;
-            vertices[2 * edge + 1] = hi;
+    const triangleCount = Math.floor(triangles.length / 3);
+    for (let i = 0; i < 3 * triangleCount; i++) {
+        if (!(triangles[i] >= 0 && triangles[i] < vertexCount)) {
+            throw new RangeError(`buildMeshEdges: index ${triangles[i]} at ${i} is out of range [0, ${vertexCount})`);
         }
-        const n = triangleCount[edge]++;
-        if (n === 0) firstSlot[edge] = slot;
-        else if (n === 1) secondSlot[edge] = slot;
     }
+    const table = new TriangleEdges(triangleCount);
+    table.build(triangles, triangleCount);
+    const count = table.count;
     return {
         count,
-        vertices: vertices.slice(0, 2 * count),
-        triangleCount: triangleCount.slice(0, count),
-        firstSlot: firstSlot.slice(0, count),
-        secondSlot: secondSlot.slice(0, count),
+        vertices: table.edges.pairs.slice(0, 2 * count),
+        triangleCount: table.triangleCount.slice(0, count),
+        firstSlot: table.firstSlot.slice(0, count),
+        secondSlot: table.secondSlot.slice(0, count),
     };
 }
