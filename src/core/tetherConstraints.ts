@@ -1,6 +1,12 @@
 /** Anchors (weight-1 pins) per tethered particle at most; see {@link TetherConstraints}. */
 export const TETHER_ANCHORS = 4;
 
+/**
+ * {@link TetherConstraints.detour} of a cloth that may tear: above the 8% by which the way along a grid's edges
+ * (with both diagonals) can exceed the straight distance, so that an intact cloth keeps straight tethers.
+ */
+export const TEAR_DETOUR = 1.1;
+
 /** Cosine of the smallest angle between a spread anchor's direction and those of the anchors already chosen (60°). */
 const SPREAD_COSINE = 0.5;
 
@@ -36,6 +42,19 @@ export class TetherConstraints {
     public enabled = true;
     /** Multiplies every tether length (1 = the rest distance). */
     public slack = 1;
+    /**
+     * Anchors per particle at most, 1 to {@link TETHER_ANCHORS} (the default); takes effect at the next
+     * {@link rebuild}. A cloth that may tear keeps 1 (see `clothTearing.ts`).
+     */
+    public maxAnchors = TETHER_ANCHORS;
+    /**
+     * When finite, the tether to a particle's nearest pin is at least the way to it along the edges divided by this
+     * (greater than 1): on an intact mesh that way exceeds the straight distance by little (8% at most on a grid with both
+     * diagonals), so the straight distance rules; around a tear the way is much longer, and a straight tether would
+     * pull the torn edge's sides together again. Default `Infinity` (straight distances only); a cloth that may
+     * tear uses {@link TEAR_DETOUR}. Takes effect at the next {@link rebuild}.
+     */
+    public detour = Infinity;
     /** Slot of each particle's tether of each rank (`particle * TETHER_ANCHORS + rank`), or −1. */
     public readonly slotOf: Int32Array;
 
@@ -49,36 +68,49 @@ export class TetherConstraints {
     private readonly _heapIndex: Int32Array;
 
     /**
-     * @param particleCount - number of particles
+     * @param particleCount - number of particles (the capacity, for a cloth that may tear)
      * @param edges - particle index pairs along which "nearest pin" is measured
+     * @param edgeCapacity - most pairs {@link setEdges} may be given later (default: those given now)
      */
-    public constructor(particleCount: number, edges: Int32Array) {
+    public constructor(particleCount: number, edges: Int32Array, edgeCapacity = edges.length >> 1) {
         this.particles = new Int32Array(particleCount * TETHER_ANCHORS);
         this.anchors = new Int32Array(particleCount * TETHER_ANCHORS);
         this.lengths = new Float64Array(particleCount * TETHER_ANCHORS);
         this.slotOf = new Int32Array(particleCount * TETHER_ANCHORS);
-        // Compressed adjacency lists (both directions of each edge).
-        const degree = new Int32Array(particleCount + 1);
-        for (let e = 0; e < edges.length; e++) {
-            degree[edges[e] + 1]++;
-        }
-        for (let i = 0; i < particleCount; i++) {
-            degree[i + 1] += degree[i];
-        }
-        this._adjacencyStart = degree;
-        this._adjacency = new Int32Array(edges.length);
-        const fill = new Int32Array(particleCount);
-        for (let e = 0; e < edges.length; e += 2) {
-            const a = edges[e];
-            const b = edges[e + 1];
-            this._adjacency[degree[a] + fill[a]++] = b;
-            this._adjacency[degree[b] + fill[b]++] = a;
-        }
-        this._piece = connectedPieces(particleCount, edges);
+        this._adjacencyStart = new Int32Array(particleCount + 1);
+        this._adjacency = new Int32Array(2 * edgeCapacity);
+        this._piece = new Int32Array(particleCount);
         this._distance = new Float64Array(particleCount);
         this._source = new Int32Array(particleCount);
         this._heap = new Int32Array(particleCount);
         this._heapIndex = new Int32Array(particleCount);
+        this.setEdges(edges, edges.length >> 1);
+    }
+
+    /**
+     * Replaces the edges (the first `edgeCount` pairs of `edges`) along which anchors are found: their adjacency lists
+     * and connected pieces. Allocation-free; call {@link rebuild} after it (a tearing cloth does, after each tear).
+     */
+    public setEdges(edges: Int32Array, edgeCount: number): void {
+        const n = this._piece.length;
+        // Compressed adjacency lists (both directions of each edge); the heap index array counts while filling.
+        const start = this._adjacencyStart;
+        start.fill(0);
+        for (let e = 0; e < 2 * edgeCount; e++) {
+            start[edges[e] + 1]++;
+        }
+        for (let i = 0; i < n; i++) {
+            start[i + 1] += start[i];
+        }
+        const fill = this._heapIndex;
+        fill.fill(0);
+        for (let e = 0; e < 2 * edgeCount; e += 2) {
+            const a = edges[e];
+            const b = edges[e + 1];
+            this._adjacency[start[a] + fill[a]++] = b;
+            this._adjacency[start[b] + fill[b]++] = a;
+        }
+        connectPieces(this._piece, edges, edgeCount);
     }
 
     /**
@@ -131,7 +163,7 @@ export class TetherConstraints {
                 count = this._add(count, i, 0, source[i], restPositions);
             }
         }
-        for (let rank = 1; rank < TETHER_ANCHORS; rank++) {
+        for (let rank = 1; rank < this.maxAnchors; rank++) {
             for (let i = 0; i < n; i++) {
                 if (this.slotOf[i * TETHER_ANCHORS + rank - 1] < 0) {
                     continue;
@@ -264,7 +296,8 @@ export class TetherConstraints {
         this.slotOf[particle * TETHER_ANCHORS + rank] = slot;
         this.particles[slot] = particle;
         this.anchors[slot] = anchor;
-        this.lengths[slot] = Math.sqrt(squaredDistance(restPositions, particle, anchor));
+        const straight = Math.sqrt(squaredDistance(restPositions, particle, anchor));
+        this.lengths[slot] = rank === 0 ? Math.max(straight, this._distance[particle] / this.detour) : straight;
         return slot + 1;
     }
 
@@ -353,28 +386,29 @@ function squaredDistance(x: Float64Array, a: number, b: number): number {
     return dx * dx + dy * dy + dz * dz;
 }
 
-/** Labels each particle with the smallest particle index of its connected piece (union–find over the edges). */
-function connectedPieces(particleCount: number, edges: Int32Array): Int32Array {
-    const parent = new Int32Array(particleCount);
-    for (let i = 0; i < particleCount; i++) {
+/** Labels each particle with the smallest particle index of its connected piece (union–find over the edges), in place. */
+function connectPieces(parent: Int32Array, edges: Int32Array, edgeCount: number): void {
+    const n = parent.length;
+    for (let i = 0; i < n; i++) {
         parent[i] = i;
     }
-    const root = (i: number): number => {
-        while (parent[i] !== i) {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        return i;
-    };
-    for (let e = 0; e < edges.length; e += 2) {
-        const a = root(edges[e]);
-        const b = root(edges[e + 1]);
+    for (let e = 0; e < 2 * edgeCount; e += 2) {
+        const a = root(parent, edges[e]);
+        const b = root(parent, edges[e + 1]);
         if (a !== b) {
             parent[Math.max(a, b)] = Math.min(a, b);
         }
     }
-    for (let i = 0; i < particleCount; i++) {
-        parent[i] = root(i);
+    for (let i = 0; i < n; i++) {
+        parent[i] = root(parent, i);
     }
-    return parent;
+}
+
+/** The root of `i` in the union–find forest `parent`, halving the path on the way. */
+function root(parent: Int32Array, i: number): number {
+    while (parent[i] !== i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
 }
