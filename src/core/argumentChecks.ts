@@ -34,6 +34,15 @@ export function finiteNumber(value: number, name: string): number {
     return value;
 }
 
+/** Returns `value` if it is a number above 1 (a length ratio; `Infinity` allowed); otherwise throws naming `name`. */
+export function ratioAboveOne(value: number, name: string): number {
+    requireNumber(value, name);
+    if (!(value > 1)) {
+        throw new RangeError(`${name} must be greater than 1, got ${value}`);
+    }
+    return value;
+}
+
 /** Returns the first three entries of `value` as a new vector if they are finite numbers; otherwise throws naming `name`. */
 export function finiteVector3(value: ArrayLike<number>, name: string): [number, number, number] {
     return [finiteNumber(value[0], `${name}.x`), finiteNumber(value[1], `${name}.y`), finiteNumber(value[2], `${name}.z`)];

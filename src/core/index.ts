@@ -8,6 +8,7 @@
 export type { ColliderShapeDescriptor, QuaternionTuple, Vector3Tuple } from "./colliderShapeDescriptor.js";
 export type { SoftBodyDescriptor } from "./softBodyDescriptor.js";
 export { BendConstraints, dihedralAngle, writeHinge } from "./bendConstraints.js";
+export { ClothTearing, TEAR_CAPACITY_ELEMENT, TEAR_RECORD_SIZE } from "./clothTearing.js";
 export type { ConstraintSet } from "./constraintSet.js";
 export { ISOMETRIC_BEND_MAX_REST_ANGLE, IsometricBendConstraints } from "./isometricBendConstraints.js";
 export { COMPLIANCE_AT_ZERO_STIFFNESS, complianceFromStiffness, pinComplianceFromWeight } from "./stiffness.js";
@@ -37,6 +38,7 @@ export {
     mask32,
     positiveFinite,
     positiveInteger,
+    ratioAboveOne,
     unitInterval,
 } from "./argumentChecks.js";
 export { getDefaults, LATEST_DEFAULTS_VERSION, resolveDefaultsVersion } from "./defaults.js";

@@ -1,5 +1,6 @@
-import { booleanValue, finiteNonNegative, mask32 } from "./argumentChecks.js";
+import { booleanValue, finiteNonNegative, mask32, positiveInteger, ratioAboveOne } from "./argumentChecks.js";
 import { BendConstraints } from "./bendConstraints.js";
+import { ClothTearing } from "./clothTearing.js";
 import { colourOrder, reorderConstraints } from "./constraintColouring.js";
 import type { ConstraintSet } from "./constraintSet.js";
 import { DistanceConstraints } from "./distanceConstraints.js";
@@ -10,7 +11,7 @@ import { lumpParticleMasses } from "./particleMasses.js";
 import { PinConstraints } from "./pinConstraints.js";
 import type { SoftBodyDescriptor } from "./softBodyDescriptor.js";
 import { StepStats } from "./stepStats.js";
-import { TetherConstraints } from "./tetherConstraints.js";
+import { TEAR_DETOUR, TetherConstraints } from "./tetherConstraints.js";
 import { VolumeConstraints } from "./volumeConstraints.js";
 
 /** Options of a {@link SoftBody}. Compliances are XPBD compliances (see `stiffness.ts` for the [0, 1] mapping). */
@@ -73,6 +74,19 @@ export interface SoftBodyOptions {
      * behaves the same in every later release. Default {@link LATEST_DEFAULTS_VERSION}.
      */
     defaultsVersion?: number;
+    /**
+     * Tearing: a stretch edge longer than `tearRatio` × its rest length at the end of a step tears, and the body's
+     * particles along the tear are split (see `clothTearing.ts`). Greater than 1; `Infinity` (the default) never
+     * tears. Only for a cloth: a body with triangles and no tetrahedra. Tearing derives the stretch, shear and bend
+     * elements from the triangles again after each tear (as `buildClothTopology` does), so give it those.
+     */
+    tearRatio?: number;
+    /**
+     * Particles tearing may add (capacity, fixed when the body is built; a tear splits one particle in two). When
+     * they run out the body stops tearing and reports it once. Default: the body's particle count. Ignored without
+     * {@link tearRatio}.
+     */
+    maxTearParticles?: number;
 }
 
 /** Bending models of {@link SoftBodyOptions.bendModel}. */
@@ -81,8 +95,11 @@ export type BendModel = "auto" | "isometric" | "dihedral";
 /** Bend elements of either model: what the measuring and the Inspector read of them. */
 export type BendSet = BendConstraints | IsometricBendConstraints;
 
-/** The defaults of {@link SoftBodyOptions} in the newest defaults version (see `defaultsTable.ts` for every version). */
-export const SOFT_BODY_DEFAULTS: Readonly<Required<Omit<SoftBodyOptions, "defaultsVersion">>> = getDefaults().body;
+/**
+ * The defaults of {@link SoftBodyOptions} in the newest defaults version (see `defaultsTable.ts` for every version).
+ * `maxTearParticles` is not among them: it defaults to the body's particle count.
+ */
+export const SOFT_BODY_DEFAULTS: Readonly<Required<Omit<SoftBodyOptions, "defaultsVersion" | "maxTearParticles">>> = getDefaults().body;
 
 /**
  * A deformable body: particles in structure-of-arrays form and its constraint sets. Everything is allocated here,
@@ -96,8 +113,15 @@ export class SoftBody {
     public readonly defaultsVersion: number;
     /** The options as given to the constructor, defaults not filled in (a replay rebuilds the body from them). */
     public readonly options: Readonly<SoftBodyOptions>;
-    /** Number of particles. */
-    public readonly particleCount: number;
+    /**
+     * Number of particles. It grows only when a cloth tears (up to {@link particleCapacity}); the particle arrays
+     * are that long from the start, and only their first `particleCount` entries are live.
+     */
+    public particleCount: number;
+    /** Particles the arrays hold: {@link particleCount} plus, for a cloth that may tear, `maxTearParticles`. */
+    public readonly particleCapacity: number;
+    /** Tearing (see {@link SoftBodyOptions.tearRatio}); null for a body that never tears. */
+    public readonly tearing: ClothTearing | null = null;
     /** Current positions (xyz per particle, world). */
     public readonly positions: Float64Array;
     /** Positions at the start of the current substep. */
@@ -203,8 +227,8 @@ export class SoftBody {
         this.options = Object.freeze({ ...options });
         const o = { ...getDefaults(this.defaultsVersion).body, ...options };
         validateOptions(o);
-        const positions = readPositions(descriptor.positions);
-        const n = positions.length / 3;
+        const given = readPositions(descriptor.positions);
+        const n = given.length / 3;
         this.particleCount = n;
         const triangles = readIndices(descriptor.triangles, 3, n, "triangle");
         // Constraints are solved in colour order (see `constraintColouring.ts`), whatever order the descriptor has.
@@ -212,38 +236,61 @@ export class SoftBody {
         const shear = colour(readIndices(descriptor.shear, 2, n, "shear constraint"), 2, n);
         const bend = colour(readIndices(descriptor.bend, 4, n, "bend element"), 4, n);
         const tets = colour(readIndices(descriptor.tets, 4, n, "tet"), 4, n);
+        const tears = o.tearRatio !== Infinity;
+        if (tears && (tets.length > 0 || triangles.length === 0)) {
+            throw new Error(
+                `tearRatio needs a cloth: a body with triangles and no tetrahedra (this one has ${triangles.length / 3} triangles and ${tets.length / 4} tets)`,
+            );
+        }
+        const capacity = n + (tears ? (o.maxTearParticles ?? n) : 0);
+        this.particleCapacity = capacity;
+        // Room for every element the triangles can give once torn: each edge has a triangle corner of its own, and
+        // an edge with shear and bend two (see `clothTearing.ts`).
+        const triangleSlots = triangles.length;
+        const stretchCapacity = tears ? Math.max(stretch.length >> 1, triangleSlots) : stretch.length >> 1;
+        const shearCapacity = tears ? Math.max(shear.length >> 1, triangleSlots >> 1) : shear.length >> 1;
+        const bendCapacity = tears ? Math.max(bend.length >> 2, triangleSlots >> 1) : bend.length >> 2;
+        const positions = withCapacity(given, 3 * capacity);
         this.positions = positions;
         this.previousPositions = new Float64Array(positions);
-        this.velocities = new Float64Array(3 * n);
+        this.velocities = new Float64Array(3 * capacity);
         this.restPositions = new Float64Array(positions);
-        this.externalForces = new Float64Array(3 * n);
+        this.externalForces = new Float64Array(3 * capacity);
         this.triangles = triangles;
-        this.masses = lumpParticleMasses(descriptor, positions, tets, triangles);
-        this.inverseMasses = new Float64Array(n);
+        this.masses = withCapacity(lumpParticleMasses(descriptor, given, tets, triangles), capacity);
+        this.inverseMasses = new Float64Array(capacity);
         let total = 0;
         for (let i = 0; i < n; i++) {
             this.inverseMasses[i] = 1 / this.masses[i];
             total += this.masses[i];
         }
         this.totalMass = total;
-        this.stretch = new DistanceConstraints(stretch, positions, o.stretchCompliance, "stretch");
-        this.shear = new DistanceConstraints(shear, positions, o.shearCompliance, "shear");
-        this.bend = createBendSet(o.bendModel, bend, positions, o.bendCompliance);
-        this.volume = new VolumeConstraints(tets, positions, o.volumeCompliance);
+        this.stretch = new DistanceConstraints(stretch, given, o.stretchCompliance, "stretch", stretchCapacity);
+        this.shear = new DistanceConstraints(shear, given, o.shearCompliance, "shear", shearCapacity);
+        this.bend = createBendSet(o.bendModel, bend, given, o.bendCompliance, bendCapacity);
+        this.volume = new VolumeConstraints(tets, given, o.volumeCompliance);
         this.constraintSets = [this.stretch, this.shear, this.bend, this.volume];
         this.pins = new PinConstraints(positions);
         const graph = new Int32Array(stretch.length + shear.length);
         graph.set(stretch);
         graph.set(shear, stretch.length);
-        this.tethers = new TetherConstraints(n, graph);
+        this.tethers = new TetherConstraints(capacity, graph, stretchCapacity + shearCapacity);
         this.tethers.enabled = o.tethers;
-        this.contacts = new ParticleContacts(n * o.maxContactsPerParticle);
-        this.stretchResidual = new Float32Array(n);
-        this.bendResidual = new Float32Array(n);
-        this.volumeResidual = new Float32Array(n);
-        this.contactResidual = new Float32Array(n);
+        this.contacts = new ParticleContacts(capacity * o.maxContactsPerParticle);
+        this.stretchResidual = new Float32Array(capacity);
+        this.bendResidual = new Float32Array(capacity);
+        this.volumeResidual = new Float32Array(capacity);
+        this.contactResidual = new Float32Array(capacity);
         this._validPositions = new Float64Array(positions);
-        this.aerodynamicForces = new Float64Array(3 * n);
+        this.aerodynamicForces = new Float64Array(3 * capacity);
+        if (tears) {
+            this.tearing = new ClothTearing(this, o.tearRatio, capacity - n);
+            // Tethers to several pins hold each particle between them; pulled farther apart than the cloth reaches
+            // (what tears a cloth), they pull against each other and lay the whole stretch on the edges next to a
+            // pin. With the nearest pin only, it lies where the regions anchored to each pin meet: between them.
+            this.tethers.maxAnchors = 1;
+            this.tethers.detour = TEAR_DETOUR;
+        }
         this.damping = o.damping;
         this.staticFriction = o.staticFriction;
         this.kineticFriction = o.kineticFriction;
@@ -378,6 +425,54 @@ export class SoftBody {
         return energy;
     }
 
+    /**
+     * Adds a particle split off free particle `p`: same place, velocity and pin state, with the share `fraction[0]`
+     * (in an array, so that the number is never boxed) of its mass and of the forces on it, so that the two masses
+     * add up to the old one exactly. Returns the new particle, or −1 when a share would be zero. The caller keeps
+     * within {@link particleCapacity} and moves triangles over (see `clothTearing.ts`). Allocation-free. @internal
+     */
+    public _splitParticle(p: number, fraction: Float64Array): number {
+        const m = this.masses[p];
+        // The smaller share s first, then the larger l = m − s (within [m/2, m]), then s = m − l again: by Sterbenz's
+        // lemma that subtraction is exact, so s + l = m with no rounding.
+        const newIsSmaller = fraction[0] <= 0.5;
+        const rounded = m * (newIsSmaller ? fraction[0] : 1 - fraction[0]);
+        const larger = m - rounded;
+        const smaller = m - larger;
+        if (!(smaller > 0)) {
+            return -1;
+        }
+        const q = this.particleCount++;
+        const newMass = newIsSmaller ? smaller : larger;
+        const keptMass = newIsSmaller ? larger : smaller;
+        const share = newMass / m;
+        this.masses[p] = keptMass;
+        this.masses[q] = newMass;
+        this.inverseMasses[p] = 1 / keptMass;
+        this.inverseMasses[q] = 1 / newMass;
+        for (let k = 0; k < 3; k++) {
+            const i = 3 * p + k;
+            const j = 3 * q + k;
+            this.positions[j] = this.positions[i];
+            this.previousPositions[j] = this.previousPositions[i];
+            this.velocities[j] = this.velocities[i];
+            this.restPositions[j] = this.restPositions[i];
+            this._validPositions[j] = this._validPositions[i];
+            this.pins.targetsStart[j] = this.pins.targetsStart[i];
+            this.pins.targetsEnd[j] = this.pins.targetsEnd[i];
+            this.externalForces[j] = this.externalForces[i] * share;
+            this.externalForces[i] -= this.externalForces[j];
+            this.aerodynamicForces[j] = this.aerodynamicForces[i] * share;
+            this.aerodynamicForces[i] -= this.aerodynamicForces[j];
+        }
+        this.pins.weights[q] = 0;
+        this.stretchResidual[q] = this.stretchResidual[p];
+        this.bendResidual[q] = this.bendResidual[p];
+        this.volumeResidual[q] = this.volumeResidual[p];
+        this.contactResidual[q] = this.contactResidual[p];
+        return q;
+    }
+
     /** Rebuilds inverse masses, pin lists and tethers after pin weights changed. Outside the step only. @internal */
     public _rebuildPins(): void {
         this.pins.rebuild();
@@ -392,22 +487,35 @@ function colour(indices: Int32Array, arity: number, particleCount: number): Int3
     return reorderConstraints(indices, arity, colourOrder(indices, arity, particleCount));
 }
 
-/** The bend set of the chosen model; `"auto"` takes the isometric one when every element is flat at rest. */
-function createBendSet(model: BendModel, indices: Int32Array, positions: Float64Array, compliance: number): BendSet {
+/**
+ * The bend set of the chosen model, with room for `capacity` elements; `"auto"` takes the isometric one when every
+ * element is flat at rest.
+ */
+function createBendSet(model: BendModel, indices: Int32Array, positions: Float64Array, compliance: number, capacity: number): BendSet {
     if (model === "dihedral") {
-        return new BendConstraints(indices, positions, compliance);
+        return new BendConstraints(indices, positions, compliance, capacity);
     }
     if (model === "isometric") {
-        return new IsometricBendConstraints(indices, positions, compliance);
+        return new IsometricBendConstraints(indices, positions, compliance, capacity);
     }
     // "auto": the dihedral set measures the rest angles (and reports degenerate triangles).
-    const dihedral = new BendConstraints(indices, positions, compliance);
+    const dihedral = new BendConstraints(indices, positions, compliance, capacity);
     for (let e = 0; e < dihedral.count; e++) {
         if (Math.abs(dihedral.restAngles[e]) > ISOMETRIC_BEND_MAX_REST_ANGLE) {
             return dihedral;
         }
     }
-    return new IsometricBendConstraints(indices, positions, compliance);
+    return new IsometricBendConstraints(indices, positions, compliance, capacity);
+}
+
+/** `values` in a new array of `length` entries (the rest zero), or `values` itself when it is that long. */
+function withCapacity(values: Float64Array, length: number): Float64Array {
+    if (values.length === length) {
+        return values;
+    }
+    const result = new Float64Array(length);
+    result.set(values);
+    return result;
 }
 
 function weightedMean(values: Float64Array, masses: Float64Array, out: Float64Array | number[]): void {
@@ -472,8 +580,8 @@ function readIndices(source: ArrayLike<number> | undefined, arity: number, parti
     return indices;
 }
 
-function validateOptions(o: Required<Omit<SoftBodyOptions, "defaultsVersion">>): void {
-    const nonNegative: (keyof typeof o)[] = [
+function validateOptions(o: Required<Omit<SoftBodyOptions, "defaultsVersion" | "maxTearParticles">> & SoftBodyOptions): void {
+    const nonNegative: (keyof SoftBodyOptions)[] = [
         "stretchCompliance",
         "shearCompliance",
         "bendCompliance",
@@ -504,5 +612,9 @@ function validateOptions(o: Required<Omit<SoftBodyOptions, "defaultsVersion">>):
     }
     if (!(o.overStretchRatio > 1)) {
         throw new RangeError(`overStretchRatio must be > 1, got ${o.overStretchRatio}`);
+    }
+    ratioAboveOne(o.tearRatio, "tearRatio");
+    if (o.maxTearParticles !== undefined) {
+        positiveInteger(o.maxTearParticles, "maxTearParticles");
     }
 }

@@ -354,10 +354,14 @@ export class XpbdWorld {
         }
     }
 
-    /** After the substeps: damping, contain non-finite values, pins, sleep, residuals and events. */
+    /** After the substeps: damping, contain non-finite values, pins, tearing, sleep, residuals and events. */
     private _endStep(body: SoftBody, context: SubstepContext): void {
         const dt = context.dt;
         body.pins.endStep();
+        const tearing = body.tearing;
+        if (tearing !== null) {
+            tearing.tearCount = 0;
+        }
         const stats = body.stats;
         if (body.sleeping) {
             measurePinForce(body, this.gravity, context);
@@ -374,6 +378,10 @@ export class XpbdWorld {
         if (this._containInvalid(body)) {
             body._validPositions.set(body.positions);
             measurePinForce(body, this.gravity, context);
+            // Topology changes here, between steps, never inside the substep loop (see `clothTearing.ts`).
+            if (tearing !== null) {
+                tearing.tear(body, this.events);
+            }
         } else {
             body.pinForce.fill(0);
         }
@@ -418,7 +426,7 @@ export class XpbdWorld {
         const f = body.externalForces;
         let sum = 0;
         let far = 0;
-        for (let k = 0; k < x.length; k++) {
+        for (let k = 0; k < 3 * body.particleCount; k++) {
             sum += x[k] + v[k] + f[k];
             const distance = x[k] < 0 ? -x[k] : x[k];
             if (distance > far) {
