@@ -110,6 +110,33 @@ function exactSum(values: Float64Array, count: number): bigint {
     return sum;
 }
 
+/** Particles whose triangles form more than one fan (triangles around a particle joined through shared edges). */
+function bowTies(body: SoftBody): number[] {
+    const around: number[][] = Array.from({ length: body.particleCount }, () => []);
+    const t = body.triangles;
+    for (let k = 0; k < t.length; k += 3) for (let c = 0; c < 3; c++) around[t[k + c]].push(k);
+    const found: number[] = [];
+    around.forEach((list, p) => {
+        // Flood over the triangles around p through the particles they share besides p.
+        const reached = new Set([list[0]]);
+        for (let grew = true; grew;) {
+            grew = false;
+            for (const a of list) {
+                if (reached.has(a)) continue;
+                const shares = [...reached].some((b) =>
+                    [0, 1, 2].some((i) => t[a + i] !== p && [0, 1, 2].some((j) => t[b + j] === t[a + i])),
+                );
+                if (shares) {
+                    reached.add(a);
+                    grew = true;
+                }
+            }
+        }
+        if (list.length > 0 && reached.size < list.length) found.push(p);
+    });
+    return found;
+}
+
 function allFinite(body: SoftBody): boolean {
     for (let k = 0; k < 3 * body.particleCount; k++) {
         if (!Number.isFinite(body.positions[k]) || !Number.isFinite(body.velocities[k])) return false;
@@ -163,6 +190,10 @@ describe("a cloth pulled apart by two kinematic handles", () => {
                 if (label[p] === label[left[0]] || label[p] === label[right[0]]) held += body.masses[p];
             }
             expect(held / body.totalMass).toBeGreaterThan(0.95);
+            // No particle is left joining two fans of triangles (a grid has none to begin with), and no edge stays
+            // longer than the ratio: it would have torn.
+            expect(bowTies(body)).toEqual([]);
+            expect(torn.world.stats.maxEdgeRatio).toBeLessThanOrEqual(TEAR_RATIO);
         });
 
         it("conserves the total mass exactly, and stays finite", () => {
