@@ -20,15 +20,17 @@ const SMOOTH_COSINE = 0.99;
  * {@link RenderMeshSync.update} does the rest without allocating.
  */
 export class RenderMeshSync {
-    /** World-space positions per render vertex, written by the impostor before {@link update}. */
-    public readonly worldPositions: Float64Array;
+    /** World-space positions per render vertex, written by the impostor before {@link update} (a new array after a tear added vertices). */
+    public worldPositions: Float64Array;
 
-    private readonly _positions: Float32Array;
-    private readonly _normals: Float32Array;
+    private _positions: Float32Array;
+    private _normals: Float32Array;
     /** Per vertex, the vertex whose normal it shares (itself when it is the representative). */
-    private readonly _normalSource: Int32Array;
+    private _normalSource: Int32Array;
     /** Triangles re-indexed onto the representatives, so seams shade smoothly and creases stay hard. */
-    private readonly _smoothIndices: Uint32Array;
+    private _smoothIndices: Uint32Array;
+    /** Per vertex of the mesh as built, its smoothing group's first vertex (what {@link followTear} keeps apart). */
+    private readonly _restGroup: Int32Array;
     /** −1 when the mesh's authored normals face the other way than `computeVertexNormals` (right-handed scenes, flipped sides). */
     private _normalSign = 1;
     private readonly _inverseWorld = new Matrix();
@@ -51,6 +53,7 @@ export class RenderMeshSync {
         this._positions = Float32Array.from(data.localPositions);
         this._normals = new Float32Array(3 * n);
         this._normalSource = smoothingGroups(data);
+        this._restGroup = this._normalSource;
         this._smoothIndices = new Uint32Array(data.indices.length);
         for (let i = 0; i < data.indices.length; i++) {
             this._smoothIndices[i] = this._normalSource[data.indices[i]];
@@ -136,6 +139,66 @@ export class RenderMeshSync {
         }
     }
 
+    /**
+     * Follows a tear of the cloth (see `TearBinding`): appends a copy of each vertex in `sources` (every vertex
+     * attribute the mesh has: uv, colour…), sets the new triangle indices, and regroups the normals so that two
+     * vertices share one only if they follow the same particle and shared one at rest: each side of a tear is shaded
+     * from its own triangles. Allocates (new vertex buffers); runs only after a step that tore.
+     * @param indices - the render triangles now (copied)
+     * @param vertexToParticle - render vertex → particle now
+     * @param vertexOrigin - render vertex → the mesh's own vertex it descends from
+     * @param sources - for each vertex added since the last call, in order, the vertex it copies
+     */
+    public followTear(indices: Uint32Array, vertexToParticle: Int32Array, vertexOrigin: Int32Array, sources: Int32Array): void {
+        const mesh = this._mesh;
+        const before = this._normalSource.length;
+        const count = vertexToParticle.length;
+        if (sources.length > 0) {
+            for (const kind of mesh.getVerticesDataKinds()) {
+                const buffer = mesh.getVertexBuffer(kind);
+                const data = mesh.getVerticesData(kind, true, true);
+                if (kind === VertexBuffer.PositionKind || kind === VertexBuffer.NormalKind || !buffer || !data) {
+                    continue;
+                }
+                mesh.setVerticesData(
+                    kind,
+                    withCopies(Float32Array.from(data), buffer.getSize(), sources),
+                    buffer.isUpdatable(),
+                    buffer.getSize(),
+                );
+            }
+            this.worldPositions = withCopies(this.worldPositions, 3, sources);
+            this._positions = withCopies(this._positions, 3, sources);
+            this._normals = new Float32Array(3 * count);
+        }
+        // Normal groups: the first vertex of each (particle, group at rest) pair represents it, so comes first.
+        const representative = new Map<number, number>();
+        this._normalSource = new Int32Array(count);
+        for (let v = 0; v < count; v++) {
+            const key = vertexToParticle[v] * before + this._restGroup[vertexOrigin[v]];
+            const first = representative.get(key);
+            this._normalSource[v] = first ?? v;
+            if (first === undefined) {
+                representative.set(key, v);
+            }
+        }
+        this._smoothIndices = Uint32Array.from(indices, (v) => this._normalSource[v]);
+        this._computeNormals();
+        if (sources.length > 0) {
+            mesh.setVerticesData(VertexBuffer.PositionKind, this._positions, true);
+            mesh.setVerticesData(VertexBuffer.NormalKind, this._normals, true);
+        }
+        // One global sub-mesh is made again over all the vertices; several keep their index ranges, their vertex
+        // ranges reaching to the end, where the copies are.
+        const subMeshes = mesh.subMeshes ?? [];
+        mesh.setIndices(Uint32Array.from(indices), count, false, subMeshes.length > 1);
+        if (subMeshes.length > 1) {
+            for (const subMesh of subMeshes) {
+                subMesh.verticesCount = count - subMesh.verticesStart;
+            }
+        }
+    }
+
     private _computeNormals(): void {
         computeVertexNormals(this._positions, this._smoothIndices, this._normals);
         const source = this._normalSource;
@@ -192,6 +255,16 @@ function smoothingGroups(data: MeshData): Int32Array {
         source[v] = found;
     }
     return source;
+}
+
+/** `values` (`size` numbers per vertex) with a copy of the vertex `sources[k]` appended for each k, as a new array. */
+function withCopies<T extends Float32Array | Float64Array>(values: T, size: number, sources: Int32Array): T {
+    const grown = new (values.constructor as new (length: number) => T)(values.length + size * sources.length);
+    grown.set(values);
+    for (let k = 0; k < sources.length; k++) {
+        grown.set(values.subarray(size * sources[k], size * sources[k] + size), values.length + size * k);
+    }
+    return grown;
 }
 
 function normalCosine(normals: Float32Array, a: number, b: number): number {
