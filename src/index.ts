@@ -24,7 +24,7 @@ export {
     type SoftImpostorOptions,
     type SoftImpostorOptionValues,
 } from "./babylon/softImpostor.js";
-export { CLOTH_IMPOSTOR_DEFAULTS, ClothImpostor, type ClothImpostorOptions } from "./babylon/clothImpostor.js";
+export { CLOTH_IMPOSTOR_DEFAULTS, ClothImpostor, type ClothImpostorOptions, type ClothTearEvent } from "./babylon/clothImpostor.js";
 export { SOFT_BODY_IMPOSTOR_DEFAULTS, SoftBodyImpostor, type SoftBodyImpostorOptions } from "./babylon/softBodyImpostor.js";
 export type { PinTarget } from "./babylon/pinTargets.js";
 export { SoftBodyEventType } from "./core/eventQueue.js";

@@ -4,8 +4,18 @@
  */
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { Logger } from "@babylonjs/core/Misc/logger";
-import { getDefaults, resolveDefaultsVersion, SoftBody, type ClothDefaults } from "../core/index.js";
-import { applyWeldBinding, buildClothTopology, type ClothTopologyReport } from "../meshing/index.js";
+import { Observable } from "@babylonjs/core/Misc/observable";
+import {
+    getDefaults,
+    positiveInteger,
+    ratioAboveOne,
+    resolveDefaultsVersion,
+    SoftBody,
+    TEAR_RECORD_SIZE,
+    type ClothDefaults,
+    type ClothTearing,
+} from "../core/index.js";
+import { applyWeldBinding, buildClothTopology, TearBinding, type ClothTopologyReport } from "../meshing/index.js";
 import { readMeshData } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
 import { coreOptions, massSource, SoftImpostor, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostor.js";
@@ -19,6 +29,42 @@ export interface ClothImpostorOptions extends SoftImpostorOptions {
     bendStiffness?: number;
     /** Render vertex indices pinned with weight 1 where they are (change later with `setPinWeight` / `pinTo`). Default none. */
     pins?: ArrayLike<number>;
+    /**
+     * Tearing: an edge longer than `tearRatio` × its rest length at the end of a step tears (greater than 1; 1.5
+     * tears at half again its length). The particles along the tear split in two, the render mesh opens with them, and
+     * {@link ClothImpostor.onTearObservable} fires. Default undefined: the cloth never tears. Whether it may tear is
+     * fixed when the impostor is built (it sizes the buffers); the ratio can change later
+     * ({@link ClothImpostor.tearRatio}).
+     */
+    tearRatio?: number;
+    /**
+     * Particles tearing may add, fixed when the impostor is built (each tear splits a particle in two). When they run
+     * out the cloth stops tearing, and the plugin reports it once (`onCapacityExceededObservable`, kind
+     * `"tearParticles"`). Default: the cloth's particle count. Only with {@link tearRatio}.
+     */
+    maxTearParticles?: number;
+}
+
+/**
+ * Payload of {@link ClothImpostor.onTearObservable}: what tore in the last step. One object per impostor, reused, its
+ * arrays too (copy what you keep).
+ */
+export interface ClothTearEvent {
+    /** The cloth that tore. */
+    impostor: ClothImpostor;
+    /** Edges that tore in the step. */
+    edgeCount: number;
+    /**
+     * The torn edges as render vertex pairs (the first `2·edgeCount` entries): for each end, the first render vertex
+     * that followed its particle before the tear.
+     */
+    edges: Int32Array;
+    /** The torn edges as particle pairs of the core body (the first `2·edgeCount` entries). */
+    particleEdges: Int32Array;
+    /** Particles split in the step (the body has this many more). */
+    particlesSplit: number;
+    /** Render vertices added in the step (the mesh has this many more). */
+    verticesAdded: number;
 }
 
 /** Defaults of the cloth-only options in the newest defaults version (every version: `getDefaults(version).cloth`). */
@@ -38,6 +84,18 @@ export class ClothImpostor extends SoftImpostor {
      * isolated vertices, flipped windings. Anything there is also reported once with `Logger.Warn`.
      */
     public readonly topologyReport: ClothTopologyReport;
+    /**
+     * Fired after a step in which the cloth tore (see {@link ClothImpostorOptions.tearRatio}), once its render mesh
+     * has opened along the tear: the torn edges, the particles split and the render vertices added.
+     */
+    public readonly onTearObservable = new Observable<ClothTearEvent>();
+
+    private readonly _renderMesh: RenderMeshSync;
+    /** The render side of tearing; null for a cloth that never tears. */
+    private readonly _tearBinding: TearBinding | null = null;
+    private readonly _tearEvent: ClothTearEvent | null = null;
+    /** Per particle, the first render vertex following it (scratch of {@link _followTear}). */
+    private readonly _firstVertex: Int32Array | null = null;
 
     /**
      * @param mesh - an indexed triangle mesh (not disposed)
@@ -53,6 +111,13 @@ export class ClothImpostor extends SoftImpostor {
         const stiffness = { stretch: o.stretchStiffness, shear: o.shearStiffness, bend: o.bendStiffness, volume: 1 };
         const bodyOptions = { ...coreOptions("ClothImpostor", o, stiffness), defaultsVersion };
         const mass = massSource("ClothImpostor", options, o.mass);
+        if (o.tearRatio !== undefined) {
+            ratioAboveOne(o.tearRatio, "ClothImpostor: tearRatio");
+            bodyOptions.tearRatio = o.tearRatio;
+            if (o.maxTearParticles !== undefined) {
+                bodyOptions.maxTearParticles = positiveInteger(o.maxTearParticles, "ClothImpostor: maxTearParticles");
+            }
+        }
         const data = readMeshData(mesh, "ClothImpostor");
         const topology = buildClothTopology(data.worldPositions, data.indices);
         const body = new SoftBody(
@@ -79,9 +144,57 @@ export class ClothImpostor extends SoftImpostor {
             // The total mass is what the density gave.
             o.mass = body.totalMass;
         }
-        super("cloth", mesh, body, topology.renderToParticle, xpbd, o, stiffness, new RenderMeshSync(mesh, data));
+        const renderMesh = new RenderMeshSync(mesh, data);
+        super("cloth", mesh, body, topology.renderToParticle, xpbd, o, stiffness, renderMesh);
+        this._renderMesh = renderMesh;
         this.topologyReport = topology.report;
+        if (body.tearing) {
+            this._tearBinding = new TearBinding(data.indices, topology);
+            const records = body.tearing.tears.length / TEAR_RECORD_SIZE;
+            this._tearEvent = {
+                impostor: this,
+                edgeCount: 0,
+                edges: new Int32Array(2 * records),
+                particleEdges: new Int32Array(2 * records),
+                particlesSplit: 0,
+                verticesAdded: 0,
+            };
+            this._firstVertex = new Int32Array(body.particleCapacity);
+        }
         warnAboutTopology(mesh.name, topology.report);
+    }
+
+    /**
+     * The edge length / rest length at which the cloth tears, or undefined for a cloth built without
+     * {@link ClothImpostorOptions.tearRatio}. Can be changed (greater than 1; `Infinity` stops tearing) only on a cloth
+     * built with one: that sized its buffers.
+     * @throws Error when set on a cloth built without a tear ratio; RangeError for a ratio not above 1
+     */
+    public get tearRatio(): number | undefined {
+        return this.body.tearing?.tearRatio;
+    }
+    public set tearRatio(value: number | undefined) {
+        const tearing = this.body.tearing;
+        if (!tearing) {
+            throw new Error("ClothImpostor: tearRatio can only be changed on a cloth built with one (it sizes the buffers tearing needs)");
+        }
+        tearing.tearRatio = ratioAboveOne(value as number, "ClothImpostor: tearRatio");
+        this.body.wake();
+    }
+
+    /** Marks the render mesh out of date and, after a step that tore, opens it along the tear and fires {@link onTearObservable}. @internal */
+    public override _afterStep(): void {
+        super._afterStep();
+        const tearing = this.body.tearing;
+        if (tearing !== null && tearing.tearCount > 0 && !this.isDisposed) {
+            this._followTear(tearing);
+        }
+    }
+
+    /** Removes the body from the simulation and every observer this impostor added; the mesh keeps its last shape. */
+    public override dispose(): void {
+        super.dispose();
+        this.onTearObservable.clear();
     }
 
     /** Returns "ClothImpostor". */
@@ -94,7 +207,45 @@ export class ClothImpostor extends SoftImpostor {
     }
 
     protected _kindOptions(): Partial<SoftImpostorOptionValues> {
-        return { shearStiffness: this.shearStiffness, bendStiffness: this.bendStiffness };
+        const tearing = this.body.tearing;
+        const kind: Partial<SoftImpostorOptionValues> = { shearStiffness: this.shearStiffness, bendStiffness: this.bendStiffness };
+        if (tearing) {
+            kind.tearRatio = tearing.tearRatio;
+            kind.maxTearParticles = this.body.particleCapacity - (this.body.particleCount - tearing.tornParticles);
+        }
+        return kind;
+    }
+
+    /** The event of the step's tears, the render mesh opened along them (vertices split, indices, normals). */
+    private _followTear(tearing: ClothTearing): void {
+        const event = this._tearEvent!;
+        const first = this._firstVertex!.fill(-1);
+        const map = this._vertexToParticle;
+        for (let v = map.length - 1; v >= 0; v--) {
+            first[map[v]] = v;
+        }
+        // Records of one torn edge (a split, and the fans it cut off) are consecutive.
+        let edges = 0;
+        for (let k = 0; k < tearing.tearCount; k++) {
+            const a = tearing.tears[TEAR_RECORD_SIZE * k];
+            const b = tearing.tears[TEAR_RECORD_SIZE * k + 1];
+            if (edges > 0 && event.particleEdges[2 * edges - 2] === a && event.particleEdges[2 * edges - 1] === b) {
+                continue;
+            }
+            event.particleEdges[2 * edges] = a;
+            event.particleEdges[2 * edges + 1] = b;
+            event.edges[2 * edges] = first[a];
+            event.edges[2 * edges + 1] = first[b];
+            edges++;
+        }
+        const binding = this._tearBinding!;
+        const change = binding.follow(this.body.triangles);
+        this._vertexToParticle = binding.renderToParticle;
+        this._renderMesh.followTear(binding.indices, binding.renderToParticle, binding.vertexOrigin, change.sources);
+        event.edgeCount = edges;
+        event.particlesSplit = tearing.tearCount;
+        event.verticesAdded = change.added;
+        this.onTearObservable.notifyObservers(event);
     }
 }
 

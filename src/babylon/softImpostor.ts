@@ -94,6 +94,10 @@ export interface SoftImpostorOptionValues extends Required<Omit<SoftImpostorOpti
     volumeStiffness?: number;
     /** Tet lattice resolution (soft body). */
     resolution?: number;
+    /** Edge length / rest length at which the cloth tears (cloth built with one). */
+    tearRatio?: number;
+    /** Particles tearing may add (cloth built with a tear ratio). */
+    maxTearParticles?: number;
 }
 
 /** Payload of an impostor's event observables; one object per impostor, reused (copy what you keep). */
@@ -199,6 +203,8 @@ export abstract class SoftImpostor {
     /** Fired once when the impostor is disposed. */
     public readonly onDisposeObservable = new Observable<SoftImpostor>();
 
+    /** See {@link vertexToParticle}; a tearing cloth replaces it. */
+    protected _vertexToParticle: Int32Array;
     private _disposed = false;
     private _renderDirty = false;
     private _mass: number;
@@ -215,7 +221,7 @@ export abstract class SoftImpostor {
      * @param kind - cloth or soft body
      * @param mesh - the render mesh
      * @param body - the core body (not yet in a world)
-     * @param vertexToParticle - render vertex → particle
+     * @param vertexToParticle - render vertex → particle (see {@link SoftImpostor.vertexToParticle})
      * @param plugin - the plugin to join
      * @param options - validated shared options
      * @param stiffness - validated stiffness values
@@ -229,14 +235,14 @@ export abstract class SoftImpostor {
         public readonly mesh: Mesh,
         /** The simulated body (positions in world space). */
         public readonly body: SoftBody,
-        /** Render vertex → particle: the weld map for cloth; for soft bodies the tet corner with the largest barycentric weight. */
-        public readonly vertexToParticle: Int32Array,
+        vertexToParticle: Int32Array,
         /** The plugin this impostor belongs to. */
         public readonly plugin: XpbdPlugin,
         options: ResolvedSoftImpostorOptions,
         stiffness: ImpostorStiffness,
         private readonly _renderSync: RenderMeshSync,
     ) {
+        this._vertexToParticle = vertexToParticle;
         this._mass = options.mass;
         this._staticFrictionGiven = options.staticFriction !== undefined;
         this._stiffness = { ...stiffness };
@@ -248,7 +254,7 @@ export abstract class SoftImpostor {
         for (let axis = 0; axis < 3; axis++) {
             min = Infinity;
             max = -Infinity;
-            for (let i = axis; i < rest.length; i += 3) {
+            for (let i = axis; i < 3 * body.particleCount; i += 3) {
                 min = Math.min(min, rest[i]);
                 max = Math.max(max, rest[i]);
             }
@@ -257,6 +263,14 @@ export abstract class SoftImpostor {
         this._impulseRadius = 0.25 * Math.sqrt(diagonal2);
         plugin._addImpostor(this);
         this._meshDisposeObserver = mesh.onDisposeObservable.add(() => this.dispose());
+    }
+
+    /**
+     * Render vertex → particle: the weld map for cloth; for soft bodies the tet corner with the largest barycentric
+     * weight. Its length is the render mesh's vertex count, which grows when a cloth tears (a new array then).
+     */
+    public get vertexToParticle(): Int32Array {
+        return this._vertexToParticle;
     }
 
     /** Whether {@link dispose} was called. */

@@ -17,6 +17,7 @@ import {
     positiveInteger,
     resolveDefaultsVersion,
     SoftBodyEventType,
+    TEAR_CAPACITY_ELEMENT,
     XpbdWorld,
     type Collider,
     type StepStats,
@@ -61,7 +62,7 @@ export interface XpbdPluginOptions {
 }
 
 /** Which fixed capacity of the solver a step ran out of; see {@link XpbdCapacityEvent}. */
-export type XpbdCapacityKind = "contacts" | "grid" | "events";
+export type XpbdCapacityKind = "contacts" | "grid" | "events" | "tearParticles";
 
 /**
  * Payload of {@link XpbdPlugin.onCapacityExceededObservable}: a fixed capacity of the solver was exceeded in the last
@@ -73,11 +74,12 @@ export interface XpbdCapacityEvent {
      * reported once per body. `"grid"`: the broad-phase grid ran out of entries ({@link XpbdPluginOptions.gridCapacity}):
      * the shapes left over are tested against every particle; reported once per plugin. `"events"`: more events than
      * {@link XpbdPluginOptions.eventCapacity} in one step: the rest were dropped; reported for every such step.
+     * `"tearParticles"`: a tearing cloth used up its `maxTearParticles` and stops tearing; reported once per cloth.
      */
     kind: XpbdCapacityKind;
-    /** The impostor whose body ran out (`"contacts"`); null for the others. */
+    /** The impostor whose body ran out (`"contacts"`, `"tearParticles"`); null for the others. */
     impostor: Nullable<SoftImpostor>;
-    /** The capacity exceeded: the body's contact candidates, the grid's entries, or the events per step. */
+    /** The capacity exceeded: the body's contact candidates, the grid's entries, the events per step, or the cloth's tear particles. */
     capacity: number;
     /** For `"events"`, how many events that step dropped; otherwise 0. */
     dropped: number;
@@ -506,7 +508,9 @@ export class XpbdPlugin {
         for (let e = 0; e < events.count; e++) {
             const id = events.bodies[e];
             if (events.types[e] === SoftBodyEventType.CapacityExceeded) {
-                this._capacityExceeded(events.elements[e] === 0 ? "contacts" : "grid", id, events.values[e], 0);
+                const element = events.elements[e];
+                const kind = element === 0 ? "contacts" : element === TEAR_CAPACITY_ELEMENT ? "tearParticles" : "grid";
+                this._capacityExceeded(kind, id, events.values[e], 0);
                 continue;
             }
             for (let i = 0; i < impostors.length; i++) {
@@ -549,8 +553,11 @@ export class XpbdPlugin {
                     : kind === "grid"
                       ? `XpbdPlugin: the broad-phase grid ran past its capacity of ${capacity} entries (gridCapacity); the shapes ` +
                         "left over are tested against every particle, which is slower (raise gridCapacity or cellSize)"
-                      : `XpbdPlugin: ${dropped} events of one step did not fit the event queue's capacity of ${capacity} ` +
-                        "(eventCapacity) and were dropped (raise eventCapacity)",
+                      : kind === "tearParticles"
+                        ? `XpbdPlugin: cloth "${impostor?.mesh.name}" used up its ${capacity} tear particles (maxTearParticles) and ` +
+                          "stops tearing (raise maxTearParticles)"
+                        : `XpbdPlugin: ${dropped} events of one step did not fit the event queue's capacity of ${capacity} ` +
+                          "(eventCapacity) and were dropped (raise eventCapacity)",
             );
         }
         const event = this._capacityEvent;
