@@ -182,6 +182,14 @@ export class ClothImpostor extends SoftImpostor {
         this.body.wake();
     }
 
+    /**
+     * Per render vertex, the vertex of the mesh as built that it descends from: itself, or for a vertex added by a
+     * tear, the one it was split from. Null for a cloth that never tears (every vertex is its own).
+     */
+    public get vertexOrigins(): Int32Array | null {
+        return this._tearBinding?.vertexOrigin ?? null;
+    }
+
     /** Marks the render mesh out of date and, after a step that tore, opens it along the tear and fires {@link onTearObservable}. @internal */
     public override _afterStep(): void {
         super._afterStep();
