@@ -2,6 +2,7 @@
  * The overlay of one impostor: off, its pin weights, or a residual heatmap, recoloured each frame after the step.
  * Keeps its settings (residual kind, scale) while off, so switching back shows the same thing.
  */
+import { ClothImpostor } from "../babylon/clothImpostor.js";
 import type { SoftImpostor } from "../babylon/softImpostor.js";
 import { heatColor } from "./heatColor.js";
 import { RESIDUAL_KINDS, residualValues, type ResidualKind } from "./residualKinds.js";
@@ -37,6 +38,7 @@ export class ImpostorOverlay {
         bend: RESIDUAL_KINDS.bend.defaultScale,
         volume: RESIDUAL_KINDS.volume.defaultScale,
         contact: RESIDUAL_KINDS.contact.defaultScale,
+        tear: RESIDUAL_KINDS.tear.defaultScale,
     };
     /** The state of the last update. */
     public readonly state: OverlayState = { mode: "none", kind: "stretch", scale: 1, min: 0, max: 0 };
@@ -76,6 +78,11 @@ export class ImpostorOverlay {
         }
         const state = this.state;
         const map = this.impostor.vertexToParticle;
+        if (overlay.colors.length !== 4 * map.length) {
+            // A cloth that tore has more vertices: copies of the mesh's own.
+            const impostor = this.impostor;
+            overlay.resize((impostor instanceof ClothImpostor && impostor.vertexOrigins) || Int32Array.from(map, (_, v) => v));
+        }
         const colors = overlay.colors;
         const values = state.mode === "pins" ? this.impostor.body.pins.weights : residualValues(this.impostor.body, this.kind);
         let min = Infinity;

@@ -4,8 +4,8 @@
  */
 import type { SoftBody } from "../core/index.js";
 
-/** A per-particle residual of the last step. */
-export type ResidualKind = "stretch" | "bend" | "volume" | "contact";
+/** A per-particle residual of the last step (or, for `"tear"`, where the cloth has torn so far). */
+export type ResidualKind = "stretch" | "bend" | "volume" | "contact" | "tear";
 
 /** How a residual kind is shown. */
 export interface ResidualKindInfo {
@@ -51,7 +51,18 @@ export const RESIDUAL_KINDS: Readonly<Record<ResidualKind, ResidualKindInfo>> = 
         maxScale: 0.1,
         description: "Per particle, the largest positional correction a contact made in the last step.",
     },
+    tear: {
+        label: "Tear edges",
+        unit: "",
+        defaultScale: 1,
+        maxScale: 1,
+        description:
+            "1 (red) on the particles along a tear, the two sides of every split; 0 elsewhere, and everywhere on a cloth that cannot tear.",
+    },
 };
+
+/** Zeros for the tear map of bodies that cannot tear: one array for all, grown as needed. */
+let untorn = new Float32Array(0);
 
 /** The body's per-particle array for `kind` (live: the solver rewrites it every step). */
 export function residualValues(body: SoftBody, kind: ResidualKind): Float32Array {
@@ -64,5 +75,13 @@ export function residualValues(body: SoftBody, kind: ResidualKind): Float32Array
             return body.volumeResidual;
         case "contact":
             return body.contactResidual;
+        case "tear":
+            if (body.tearing) {
+                return body.tearing.torn;
+            }
+            if (untorn.length < body.particleCapacity) {
+                untorn = new Float32Array(body.particleCapacity);
+            }
+            return untorn;
     }
 }

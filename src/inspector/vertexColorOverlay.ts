@@ -12,13 +12,13 @@ import type { Nullable } from "@babylonjs/core/types";
 
 /** A colour overlay on one mesh; fill {@link colors} (RGBA per vertex) and call {@link upload}. */
 export class VertexColorOverlay {
-    /** RGBA per render vertex. */
-    public readonly colors: Float32Array;
+    /** RGBA per render vertex (a new array after {@link resize}). */
+    public colors: Float32Array;
     /** The unlit material shown while the overlay is on. */
     public readonly material: StandardMaterial;
 
     private readonly _originalMaterial: Nullable<Material>;
-    private readonly _originalColors: Nullable<Float32Array>;
+    private _originalColors: Nullable<Float32Array>;
     private readonly _originalColorsUpdatable: boolean;
     private readonly _originalUseVertexColors: boolean;
     private readonly _originalHasVertexAlpha: boolean;
@@ -50,6 +50,28 @@ export class VertexColorOverlay {
         mesh.useVertexColors = true;
         mesh.hasVertexAlpha = false;
         mesh.material = material;
+    }
+
+    /**
+     * Follows a change of the mesh's vertex count (a cloth that tore): new colours, and the colours to restore
+     * extended with those of the vertex each new one copies.
+     * @param origins - per vertex now, the mesh vertex it descends from (one the overlay knew)
+     */
+    public resize(origins: ArrayLike<number>): void {
+        const count = origins.length;
+        this.colors = new Float32Array(4 * count);
+        const original = this._originalColors;
+        if (original) {
+            const known = original.length / 4;
+            this._originalColors = new Float32Array(4 * count);
+            for (let v = 0; v < count; v++) {
+                const from = v < known ? v : origins[v];
+                this._originalColors.set(original.subarray(4 * from, 4 * from + 4), 4 * v);
+            }
+        }
+        if (!this._disposed) {
+            this.mesh.setVerticesData(VertexBuffer.ColorKind, this.colors, true, 4);
+        }
     }
 
     /** Uploads {@link colors} to the GPU. */
