@@ -12,6 +12,7 @@ import { hangingCloth } from "./demos/hangingCloth.js";
 import { inspectorShowcase } from "./demos/inspectorShowcase.js";
 import { jelly } from "./demos/jelly.js";
 import { stress } from "./demos/stress.js";
+import { tear } from "./demos/tear.js";
 import { twoWay } from "./demos/twoWay.js";
 
 /** The page's state, exposed as `window.__playground` for the browser tests and the devtools console. */
@@ -33,7 +34,7 @@ declare global {
     }
 }
 
-const demos: readonly Demo[] = [hangingCloth, flag, cape, jelly, twoWay, stress, inspectorShowcase];
+const demos: readonly Demo[] = [hangingCloth, flag, cape, jelly, twoWay, stress, inspectorShowcase, tear];
 const defaultDemo = hangingCloth;
 
 // Deep imports fail silently when a side-effect import is missing; make that loud (the e2e tests flag it).
