@@ -29,6 +29,7 @@ const cases: DemoCase[] = [
     { id: "jelly", frames: 20, settle: { energy: 1e-5, maxFrames: 600 } },
     { id: "two-way", frames: 20 },
     { id: "stress", frames: 10 },
+    { id: "tear", frames: 20 },
 ];
 
 /** Positions of every particle of every impostor of the current demo, concatenated. */
@@ -52,6 +53,32 @@ async function settle(demo: DemoPage, energy: number, maxFrames: number): Promis
         if (kinetic < energy) break;
     }
     return [kinetic, frames];
+}
+
+/** The tear demo's banner: particles split so far, its particles and render vertices, and whether it is finite. */
+function tearState(demo: DemoPage): Promise<{ split: number; particles: number; vertices: number; finite: boolean }> {
+    return demo.page.evaluate(() => {
+        const cloth = window.__playground.demo!.handle.xpbd.impostors[0];
+        const body = cloth.body;
+        return {
+            split: body.tearing?.tornParticles ?? 0,
+            particles: body.particleCount,
+            vertices: cloth.mesh.getTotalVertices(),
+            finite: Array.from(body.positions.subarray(0, 3 * body.particleCount)).every(Number.isFinite),
+        };
+    });
+}
+
+/** Renders frames (10 at a time, at most `maxFrames`) until more than `split` particles are split; returns the state. */
+async function waitForTear(demo: DemoPage, split: number, maxFrames: number): ReturnType<typeof tearState> {
+    let state = await tearState(demo);
+    for (let frames = 0; frames < maxFrames && state.split <= split; frames += 10) {
+        await waitForFrames(demo.page, 10);
+        state = await tearState(demo);
+    }
+    // A few frames more: a tear runs on over several steps; the counts must agree whenever they are read.
+    await waitForFrames(demo.page, 10);
+    return tearState(demo);
 }
 
 let browser: Browser;
@@ -197,6 +224,49 @@ describe.each(cases)("demo #$id", ({ id, frames, settle: settling }) => {
             expect(Math.abs(number("volume ratio") - 1)).toBeLessThan(0.02);
         }
     });
+
+    if (id === "tear") {
+        test("a thrown ball tears the banner: as many more particles and render vertices as it split", async () => {
+            const before = await tearState(demo);
+            await demo.page.click('#demo-controls button:text-is("Throw ball")');
+            const after = await waitForTear(demo, before.split, 150);
+            console.log(`#tear ball: ${JSON.stringify(before)} → ${JSON.stringify(after)}`);
+            expect(after.split).toBeGreaterThan(before.split);
+            expect(after.particles - before.particles).toBe(after.split - before.split);
+            // A seamless grid mesh: one more render vertex for each particle split.
+            expect(after.vertices - before.vertices).toBe(after.split - before.split);
+            expect(after.finite).toBe(true);
+        });
+
+        test("dragging a corner away tears it", async () => {
+            const before = await tearState(demo);
+            // The bottom-right handle, in CSS pixels, from the camera's view and projection.
+            const [x, y] = await demo.page.evaluate(() => {
+                const scene = window.__playground.scene!;
+                const p = scene.getMeshByName("corner3")!.getAbsolutePosition();
+                const m = scene.getTransformMatrix().m;
+                const w = p.x * m[3] + p.y * m[7] + p.z * m[11] + m[15];
+                const ndcX = (p.x * m[0] + p.y * m[4] + p.z * m[8] + m[12]) / w;
+                const ndcY = (p.x * m[1] + p.y * m[5] + p.z * m[9] + m[13]) / w;
+                const rect = scene.getEngine().getRenderingCanvas()!.getBoundingClientRect();
+                return [rect.left + ((ndcX + 1) / 2) * rect.width, rect.top + ((1 - ndcY) / 2) * rect.height];
+            });
+            const mouse = demo.page.mouse;
+            await mouse.move(x, y);
+            await mouse.down();
+            // Out to the right and down, a little more every frame, then held there.
+            for (let k = 1; k <= 12; k++) {
+                await mouse.move(x + 30 * k, y + 12 * k);
+                await waitForFrames(demo.page, 2);
+            }
+            const after = await waitForTear(demo, before.split, 120);
+            await mouse.up();
+            console.log(`#tear drag from (${x.toFixed(0)}, ${y.toFixed(0)}): ${JSON.stringify(before)} → ${JSON.stringify(after)}`);
+            expect(after.split).toBeGreaterThan(before.split);
+            expect(after.vertices - before.vertices).toBe(after.split - before.split);
+            expect(after.finite).toBe(true);
+        });
+    }
 
     test("draws the scene (screenshot saved)", async () => {
         await demo.page.evaluate(() => window.__playground.engine.setHardwareScalingLevel(1));
