@@ -8,6 +8,7 @@ import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { Logger } from "@babylonjs/core/Misc/logger";
 import { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
+import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { createHavokScene, type HavokScene } from "../support/havokScene";
 import { XpbdPlugin, type XpbdCapacityEvent } from "../../src/babylon/xpbdPlugin";
@@ -275,5 +276,35 @@ describe("ClothImpostor tearing", () => {
         expect(() => (tearing.tearRatio = 0.5)).toThrow(RangeError);
         // Default capacity: as many particles again.
         expect(tearing.getOptions()).toMatchObject({ tearRatio: 1.2, maxTearParticles: 25 });
+    });
+
+    it("runs the docs example: a ground mesh hung by its top corners, torn in two by pulling them apart", () => {
+        const scene = h.scene;
+        const log: string[] = [];
+        // From docs/plugin.md, "Tearing".
+        const xpbd = new XpbdPlugin(scene);
+        const s = 20; // quads per side
+        const banner = CreateGround("banner", { width: 2, height: 1.2, subdivisions: s }, scene);
+        banner.rotation.x = -Math.PI / 2; // hanging, facing the default camera: its last row of vertices on top
+        banner.position.y = 2;
+        const cloth = new ClothImpostor(banner, { mass: 0.5, tearRatio: 1.5 }, xpbd);
+        const left = new TransformNode("left", scene);
+        const right = new TransformNode("right", scene);
+        cloth.pinTo([s * (s + 1)], left); // top-left corner
+        cloth.pinTo([(s + 1) * (s + 1) - 1], right); // top-right corner
+        scene.onBeforeRenderObservable.add(() => {
+            left.position.x -= 0.01;
+            right.position.x += 0.01;
+        });
+        cloth.onTearObservable.add(({ edgeCount, particlesSplit, verticesAdded }) =>
+            log.push(`${edgeCount} edges tore: ${particlesSplit} particles split, ${verticesAdded} vertices added`),
+        );
+        // End of the example.
+        h.step(120);
+        console.log(`docs example: ${log.length} tear events, ${cloth.body.tearing!.tornParticles} particles split; first: ${log[0]}`);
+        expect(log.length).toBeGreaterThan(0);
+        const label = pieces(cloth);
+        expect(label[cloth.vertexToParticle[s * (s + 1)]]).not.toBe(label[cloth.vertexToParticle[(s + 1) * (s + 1) - 1]]);
+        expect(banner.getTotalVertices()).toBe((s + 1) * (s + 1) + cloth.body.tearing!.tornParticles);
     });
 });
