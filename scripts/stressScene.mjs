@@ -25,7 +25,8 @@ const { HavokPlugin } = await import("@babylonjs/core/Physics/v2/Plugins/havokPl
 await import("@babylonjs/core/Physics/joinedPhysicsEngineComponent");
 await import("@babylonjs/core/Physics/v2/physicsEngineComponent");
 const { default: HavokPhysics } = await import("@babylonjs/havok");
-const { ClothImpostor, SoftBodyImpostor, XpbdPlugin, createClothGrid } = await import("../dist/index.js");
+const { ClothImpostor, SoftBodyImpostor, XpbdPlugin } = await import("../dist/index.js");
+const { createClothGrid } = await import("../dist/meshing/index.js");
 
 /** Side of the square ground (m), centred on the origin at y = 0. */
 export const GROUND_SIZE = 20;

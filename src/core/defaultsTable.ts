@@ -103,7 +103,7 @@ export interface XpbdDefaults {
     /** `XpbdWorld` (and so `XpbdPlugin`). */
     readonly world: WorldDefaults;
     /** Core soft bodies (`SoftBodyOptions`). */
-    readonly body: Readonly<Required<Omit<SoftBodyOptions, "defaultsVersion" | "maxTearParticles">>>;
+    readonly body: Readonly<Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles">>>;
     /** Core colliders. */
     readonly collider: ColliderDefaults;
     /** Both impostors. */
@@ -149,7 +149,6 @@ const BODY_1: XpbdDefaults["body"] = {
     // bends away from the flow, and too much lift makes it flutter, so half of that.
     liftCoefficient: 1,
     windScale: 1,
-    tearRatio: Infinity,
 };
 
 /** Version 1: the defaults of babylon-xpbd 0.1. */

@@ -97,9 +97,11 @@ export type BendSet = BendConstraints | IsometricBendConstraints;
 
 /**
  * The defaults of {@link SoftBodyOptions} in the newest defaults version (see `defaultsTable.ts` for every version).
- * `maxTearParticles` is not among them: it defaults to the body's particle count.
+ * Tearing is not among them: without `tearRatio` a body never tears (the table holds plain numbers that survive
+ * JSON, and a ratio of `Infinity` would not).
  */
-export const SOFT_BODY_DEFAULTS: Readonly<Required<Omit<SoftBodyOptions, "defaultsVersion" | "maxTearParticles">>> = getDefaults().body;
+export const SOFT_BODY_DEFAULTS: Readonly<Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles">>> =
+    getDefaults().body;
 
 /**
  * A deformable body: particles in structure-of-arrays form and its constraint sets. Everything is allocated here,
@@ -236,7 +238,8 @@ export class SoftBody {
         const shear = colour(readIndices(descriptor.shear, 2, n, "shear constraint"), 2, n);
         const bend = colour(readIndices(descriptor.bend, 4, n, "bend element"), 4, n);
         const tets = colour(readIndices(descriptor.tets, 4, n, "tet"), 4, n);
-        const tears = o.tearRatio !== Infinity;
+        const tearRatio = o.tearRatio ?? Infinity;
+        const tears = tearRatio !== Infinity;
         if (tears && (tets.length > 0 || triangles.length === 0)) {
             throw new Error(
                 `tearRatio needs a cloth: a body with triangles and no tetrahedra (this one has ${triangles.length / 3} triangles and ${tets.length / 4} tets)`,
@@ -284,7 +287,7 @@ export class SoftBody {
         this._validPositions = new Float64Array(positions);
         this.aerodynamicForces = new Float64Array(3 * capacity);
         if (tears) {
-            this.tearing = new ClothTearing(this, o.tearRatio, capacity - n);
+            this.tearing = new ClothTearing(this, tearRatio, capacity - n);
             // Tethers to several pins hold each particle between them; pulled farther apart than the cloth reaches
             // (what tears a cloth), they pull against each other and lay the whole stretch on the edges next to a
             // pin. With the nearest pin only, it lies where the regions anchored to each pin meet: between them.
@@ -580,7 +583,7 @@ function readIndices(source: ArrayLike<number> | undefined, arity: number, parti
     return indices;
 }
 
-function validateOptions(o: Required<Omit<SoftBodyOptions, "defaultsVersion" | "maxTearParticles">> & SoftBodyOptions): void {
+function validateOptions(o: Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles">> & SoftBodyOptions): void {
     const nonNegative: (keyof SoftBodyOptions)[] = [
         "stretchCompliance",
         "shearCompliance",
@@ -613,7 +616,9 @@ function validateOptions(o: Required<Omit<SoftBodyOptions, "defaultsVersion" | "
     if (!(o.overStretchRatio > 1)) {
         throw new RangeError(`overStretchRatio must be > 1, got ${o.overStretchRatio}`);
     }
-    ratioAboveOne(o.tearRatio, "tearRatio");
+    if (o.tearRatio !== undefined) {
+        ratioAboveOne(o.tearRatio, "tearRatio");
+    }
     if (o.maxTearParticles !== undefined) {
         positiveInteger(o.maxTearParticles, "maxTearParticles");
     }
