@@ -99,7 +99,7 @@ export class ClothTearing {
 
     /**
      * @param body - the body (its particle capacity, triangles and constraint capacities are read)
-     * @param tearRatio - see {@link tearRatio}
+     * @param tearRatio - see {@link ClothTearing.tearRatio}
      * @param maxTearParticles - particles the body may make by tearing
      */
     public constructor(body: SoftBody, tearRatio: number, maxTearParticles: number) {

@@ -52,7 +52,7 @@ export class TetherConstraints {
      * (greater than 1): on an intact mesh that way exceeds the straight distance by little (8% at most on a grid with both
      * diagonals), so the straight distance rules; around a tear the way is much longer, and a straight tether would
      * pull the torn edge's sides together again. Default `Infinity` (straight distances only); a cloth that may
-     * tear uses {@link TEAR_DETOUR}. Takes effect at the next {@link rebuild}.
+     * tear uses `TEAR_DETOUR`. Takes effect at the next {@link rebuild}.
      */
     public detour = Infinity;
     /** Slot of each particle's tether of each rank (`particle * TETHER_ANCHORS + rank`), or −1. */
