@@ -35,7 +35,9 @@ export { parseSnapshot, serializeSnapshot, type ParseSnapshotOptions } from "./c
 export { parseReplay, serializeReplay, type ParseReplayOptions } from "./core/replayFormat.js";
 export { XpbdRecorder, type XpbdRecorderStopReason } from "./babylon/xpbdRecorder.js";
 export {
+    applyMaterialPreset,
     ClothPresets,
+    matchingMaterialPreset,
     SoftBodyPresets,
     type ClothPreset,
     type ClothPresetName,

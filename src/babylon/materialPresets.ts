@@ -10,7 +10,8 @@
  * the cloth presets stay in that range (see docs/presets.md for the ordering they were checked against).
  */
 import type { ClothImpostorOptions } from "./clothImpostor.js";
-import type { SoftBodyImpostorOptions } from "./softBodyImpostor.js";
+import type { SoftBodyImpostor, SoftBodyImpostorOptions } from "./softBodyImpostor.js";
+import type { SoftImpostor } from "./softImpostor.js";
 
 /** What a cloth preset sets: density (kg/m²), stiffnesses, damping, friction, drag and lift. */
 export type ClothPreset = Readonly<
@@ -183,3 +184,67 @@ export const SoftBodyPresets: Readonly<Record<SoftBodyPresetName, SoftBodyPreset
         liftCoefficient: 0.5,
     }),
 });
+
+/**
+ * Gives a built impostor a preset's values, as if it had been built with them: its stiffnesses, damping, friction,
+ * drag and lift, and the mass the preset's density gives for the impostor's rest area (cloth) or mesh volume (soft
+ * body). What the Inspector's preset dropdown does.
+ * @throws Error when the preset is for the other kind of impostor
+ */
+export function applyMaterialPreset(impostor: SoftImpostor, preset: ClothPreset | SoftBodyPreset): void {
+    const cloth = "bendStiffness" in preset;
+    if (cloth !== (impostor.kind === "cloth")) {
+        throw new Error(
+            `applyMaterialPreset: a ${cloth ? "cloth" : "soft body"} preset cannot be applied to a ${impostor.getClassName()} (mesh "${impostor.mesh.name}")`,
+        );
+    }
+    impostor.stretchStiffness = preset.stretchStiffness;
+    if (cloth) {
+        impostor.shearStiffness = preset.shearStiffness;
+        impostor.bendStiffness = preset.bendStiffness;
+    } else {
+        impostor.volumeStiffness = preset.volumeStiffness;
+    }
+    impostor.damping = preset.damping;
+    impostor.friction = preset.friction;
+    impostor.dragCoefficient = preset.dragCoefficient;
+    impostor.liftCoefficient = preset.liftCoefficient;
+    impostor.mass = preset.density * (cloth ? restArea(impostor) : (impostor as SoftBodyImpostor).meshVolume);
+}
+
+/**
+ * The name of the preset whose values the impostor has now (its stiffnesses, damping, friction, drag and lift, and a
+ * mass its density gives within 0.1%), or null.
+ */
+export function matchingMaterialPreset(impostor: SoftImpostor): ClothPresetName | SoftBodyPresetName | null {
+    const presets: Readonly<Record<string, ClothPreset | SoftBodyPreset>> = impostor.kind === "cloth" ? ClothPresets : SoftBodyPresets;
+    const measure = impostor.kind === "cloth" ? restArea(impostor) : (impostor as SoftBodyImpostor).meshVolume;
+    for (const [name, preset] of Object.entries(presets)) {
+        const { density, ...values } = preset;
+        const same = Object.entries(values).every(([key, value]) => impostor[key as keyof SoftImpostor] === value);
+        if (same && Math.abs(impostor.mass - density * measure) <= 1e-3 * impostor.mass) {
+            return name as ClothPresetName | SoftBodyPresetName;
+        }
+    }
+    return null;
+}
+
+/** Rest area of a cloth's triangles (m²). */
+function restArea(impostor: SoftImpostor): number {
+    const x = impostor.body.restPositions;
+    const t = impostor.body.triangles;
+    let area = 0;
+    for (let k = 0; k < t.length; k += 3) {
+        const a = 3 * t[k];
+        const b = 3 * t[k + 1];
+        const c = 3 * t[k + 2];
+        const ux = x[b] - x[a];
+        const uy = x[b + 1] - x[a + 1];
+        const uz = x[b + 2] - x[a + 2];
+        const vx = x[c] - x[a];
+        const vy = x[c + 1] - x[a + 1];
+        const vz = x[c + 2] - x[a + 2];
+        area += Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx) / 2;
+    }
+    return area;
+}

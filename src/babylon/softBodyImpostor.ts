@@ -44,6 +44,8 @@ export class SoftBodyImpostor extends SoftImpostor {
     public readonly resolution: number;
     /** How each render vertex follows the tets. */
     public readonly binding: TetBinding;
+    /** Volume enclosed by the mesh as it was built (m³): what a `density` is multiplied by. */
+    public readonly meshVolume: number;
 
     /**
      * @param mesh - a closed, indexed triangle mesh (not disposed)
@@ -89,6 +91,7 @@ export class SoftBodyImpostor extends SoftImpostor {
         super("softBody", mesh, body, dominantCorners(binding), xpbd, o, stiffness, new RenderMeshSync(mesh, data));
         this.resolution = o.resolution;
         this.binding = binding;
+        this.meshVolume = tets.stats.meshVolume;
     }
 
     /** Returns "SoftBodyImpostor". */

@@ -15,7 +15,13 @@ import { createHavokScene } from "../support/havokScene";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { ClothImpostor } from "../../src/babylon/clothImpostor";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor";
-import { ClothPresets, SoftBodyPresets, type ClothPresetName } from "../../src/babylon/materialPresets";
+import {
+    applyMaterialPreset,
+    ClothPresets,
+    matchingMaterialPreset,
+    SoftBodyPresets,
+    type ClothPresetName,
+} from "../../src/babylon/materialPresets";
 import { createClothGrid } from "../../src/meshing/clothGrid";
 
 const SEGMENTS = 16;
@@ -164,6 +170,47 @@ describe("material presets", () => {
             for (const impostor of xpbd.impostors) {
                 expect(impostor.body.positions.every(Number.isFinite)).toBe(true);
             }
+        } finally {
+            h.dispose();
+        }
+    });
+});
+
+describe("applyMaterialPreset", () => {
+    test("a built impostor given a preset has the values (and mass) of one built with it; the match is recognised", async () => {
+        const h = await createHavokScene();
+        try {
+            const xpbd = new XpbdPlugin(h.scene);
+            const sheet = (name: string) => {
+                const grid = createClothGrid({ width: 1.2, height: 0.8, segmentsX: 6, segmentsY: 4, plane: "xz", origin: [0, 2, 0] });
+                const mesh = new Mesh(name, h.scene);
+                const data = new VertexData();
+                data.positions = grid.positions;
+                data.indices = grid.indices;
+                data.applyToMesh(mesh, true);
+                return mesh;
+            };
+            const built = new ClothImpostor(sheet("built"), { ...ClothPresets.leather }, xpbd);
+            const given = new ClothImpostor(sheet("given"), {}, xpbd);
+            expect(matchingMaterialPreset(given)).toBeNull();
+            applyMaterialPreset(given, ClothPresets.leather);
+            const { defaultsVersion: _a, mass: builtMass, ...builtOptions } = built.getOptions();
+            const { defaultsVersion: _b, mass: givenMass, ...givenOptions } = given.getOptions();
+            expect(givenOptions).toEqual(builtOptions);
+            expect(givenMass).toBeCloseTo(builtMass, 12);
+            expect(matchingMaterialPreset(given)).toBe("leather");
+            given.damping = 1;
+            expect(matchingMaterialPreset(given)).toBeNull();
+
+            const box = CreateBox("foam", { size: 0.4 }, h.scene);
+            const foam = new SoftBodyImpostor(box, { resolution: 2 }, xpbd);
+            applyMaterialPreset(foam, SoftBodyPresets.foam);
+            // 0.064 m³ of foam at 30 kg/m³.
+            expect(foam.mass).toBeCloseTo(1.92, 9);
+            expect(matchingMaterialPreset(foam)).toBe("foam");
+            expect(() => applyMaterialPreset(foam, ClothPresets.silk)).toThrow(
+                'applyMaterialPreset: a cloth preset cannot be applied to a SoftBodyImpostor (mesh "foam")',
+            );
         } finally {
             h.dispose();
         }
