@@ -10,6 +10,7 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { Nullable } from "@babylonjs/core/types";
 import { SoftImpostor } from "../babylon/softImpostor.js";
 import { XpbdPlugin } from "../babylon/xpbdPlugin.js";
+import { XpbdRecorder } from "../babylon/xpbdRecorder.js";
 import { ImpostorOverlay, type OverlayMode } from "./impostorOverlay.js";
 import { PinPainter, type PaintSettings } from "./pinPainter.js";
 
@@ -39,6 +40,8 @@ export class XpbdInspectorSession {
     public version = 0;
     /** Brush settings (edited live by the pin-weight panel). */
     public readonly paintSettings: PaintSettings = { tool: "pin", radius: 0.15, strength: 1 };
+    /** The recorder of the Record button (null before the first recording); disposed with the session. */
+    public recorder: Nullable<XpbdRecorder> = null;
 
     private readonly _overlays = new Map<SoftImpostor, ImpostorOverlay>();
     private _painter: Nullable<PinPainter> = null;
@@ -126,12 +129,29 @@ export class XpbdInspectorSession {
         this.notifyChanged();
     }
 
+    /** Starts recording the plugin (the Record button); the pane shows it until it stops, by the button or by itself. */
+    public startRecording(): void {
+        const plugin = this.plugin;
+        if (!plugin) {
+            return;
+        }
+        if (this.recorder?.plugin !== plugin) {
+            this.recorder?.dispose();
+            this.recorder = new XpbdRecorder(plugin);
+            this.recorder.onStoppedObservable.add(() => this.notifyChanged());
+        }
+        this.recorder.start();
+        this.notifyChanged();
+    }
+
     /** Turns every overlay off, stops painting and removes the session's observers. Idempotent. */
     public dispose(): void {
         if (this._disposed) {
             return;
         }
         this._disposed = true;
+        this.recorder?.dispose();
+        this.recorder = null;
         this._stopPainting();
         for (const overlay of this._overlays.values()) {
             overlay.dispose();

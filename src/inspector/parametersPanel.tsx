@@ -8,6 +8,7 @@ import type { ReactElement } from "react";
 import type { SoftImpostor } from "../babylon/softImpostor.js";
 import { useCopyWithFallback } from "./copyFallback.js";
 import { parametersAsCode, parametersAsJson } from "./parameterSnippet.js";
+import { PresetLine } from "./presetLine.js";
 
 /** The parameter lines of `impostor`. */
 export function ParametersPanel({ impostor }: { impostor: SoftImpostor }): ReactElement {
@@ -16,6 +17,7 @@ export function ParametersPanel({ impostor }: { impostor: SoftImpostor }): React
     const stiffness = { component: SyncedSliderPropertyLine, target: impostor, min: 0, max: 1, step: 0.01 } as const;
     return (
         <>
+            <PresetLine impostor={impostor} />
             <BoundProperty
                 {...stiffness}
                 label="Stretch"

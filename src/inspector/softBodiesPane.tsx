@@ -21,6 +21,7 @@ import type { XpbdInspectorServiceDefinition } from "./serviceDefinition.js";
 import { useSession, useSessionVersion } from "./sessionHooks.js";
 import { XpbdSessionServiceIdentity, type XpbdSessionService } from "./sessionService.js";
 import { SolverPanel } from "./solverPanel.js";
+import { StatePanel } from "./statePanel.js";
 
 type Sessions = XpbdSessionService & IService<typeof XpbdSessionServiceIdentity>;
 
@@ -60,6 +61,11 @@ function SoftBodiesPaneContent({ session, reveal }: { session: XpbdInspectorSess
                 {plugin ? (
                     <AccordionSection title="Solver">
                         <SolverPanel plugin={plugin} />
+                    </AccordionSection>
+                ) : null}
+                {plugin ? (
+                    <AccordionSection title="State and replay">
+                        <StatePanel plugin={plugin} session={session} />
                     </AccordionSection>
                 ) : null}
                 {selected ? impostorSections(selected, session) : null}

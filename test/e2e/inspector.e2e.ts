@@ -9,6 +9,10 @@ import type { Browser } from "playwright-core";
 import type { ClothImpostor } from "../../src/babylon/clothImpostor";
 import type { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { complianceFromStiffness } from "../../src/core/stiffness";
+import { readFileSync } from "node:fs";
+import type { Download } from "playwright-core";
+import { ClothPresets } from "../../src/babylon/materialPresets";
+import { parseReplay, parseSnapshot, XpbdReplayer } from "../../src/core/index";
 import { launchBrowser, openDemo, saveScreenshot, waitForFrames, type DemoPage } from "./support/browser";
 
 declare global {
@@ -250,6 +254,136 @@ describe("Inspector soft-body panes (#inspector)", () => {
 
         await propertyLine(pane, "Paint pins", "input").locator("input").click();
         expect(await page.evaluate(() => window.__playground.scene!.activeCamera!.inputs.attachedToElement)).toBe(true);
+    });
+
+    test("the preset dropdown gives the cloth a material's values, and the mass its density gives", async () => {
+        const dropdown = propertyLine(pane, "Material preset", "*[@role='combobox']").getByRole("combobox");
+        await dropdown.click();
+        await page.getByRole("option", { name: "Denim", exact: true }).click();
+        await waitForFrames(page, 2);
+        const values = await onCloth(page, (cloth) => {
+            const x = cloth.body.restPositions;
+            const t = cloth.body.triangles;
+            let area = 0;
+            for (let k = 0; k < t.length; k += 3) {
+                const [a, b, c] = [3 * t[k], 3 * t[k + 1], 3 * t[k + 2]];
+                const u = [x[b] - x[a], x[b + 1] - x[a + 1], x[b + 2] - x[a + 2]];
+                const v = [x[c] - x[a], x[c + 1] - x[a + 1], x[c + 2] - x[a + 2]];
+                area += Math.hypot(u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]) / 2;
+            }
+            return {
+                area,
+                mass: cloth.mass,
+                stretch: cloth.stretchStiffness,
+                shear: cloth.shearStiffness,
+                bend: cloth.bendStiffness,
+                damping: cloth.damping,
+                friction: cloth.friction,
+                drag: cloth.dragCoefficient,
+                lift: cloth.liftCoefficient,
+                bendCompliance: cloth.body.bend.compliance,
+            };
+        });
+        const denim = ClothPresets.denim;
+        expect(values).toMatchObject({
+            stretch: denim.stretchStiffness,
+            shear: denim.shearStiffness,
+            bend: denim.bendStiffness,
+            damping: denim.damping,
+            friction: denim.friction,
+            drag: denim.dragCoefficient,
+            lift: denim.liftCoefficient,
+        });
+        expect(values.bendCompliance).toBeCloseTo(complianceFromStiffness(denim.bendStiffness, "bend"), 12);
+        // The trampoline is 1.4 m square: 1.96 m² (its vertices are 32-bit floats) × 0.45 kg/m².
+        expect(values.area).toBeCloseTo(1.96, 6);
+        expect(values.mass).toBeCloseTo(denim.density * values.area, 9);
+        await expect(dropdown.textContent()).resolves.toContain("Denim");
+        // A slider moved by hand: the line says "Custom" again.
+        await onCloth(page, (cloth) => {
+            cloth.bendStiffness = 0.33;
+        });
+        await waitForFrames(page, 2);
+        await expect(dropdown.textContent()).resolves.toContain("Custom");
+        await saveScreenshot(page, "inspector-preset");
+    });
+
+    /** Clicks the button named `name` and returns the bytes of the download it starts. */
+    async function download(name: string | RegExp): Promise<{ bytes: Buffer; fileName: string }> {
+        const [file] = await Promise.all([page.waitForEvent("download") as Promise<Download>, pane.getByRole("button", { name }).click()]);
+        return { bytes: readFileSync((await file.path())!), fileName: file.suggestedFilename() };
+    }
+
+    test("Save state downloads a snapshot; Restore state uploads it back, bit for bit; a damaged file is refused", async () => {
+        await pane.getByRole("button", { name: "State and replay", exact: true }).scrollIntoViewIfNeeded();
+        const saved = await download("Save state");
+        expect(saved.fileName).toMatch(/\.xpbdstate$/);
+        const snapshot = parseSnapshot(saved.bytes);
+        expect(snapshot.bodies).toHaveLength(2);
+        await pane.getByText(/^State saved at t = /).waitFor();
+        // Let the simulation move on, and note what restoreState puts back the moment it returns.
+        await waitForFrames(page, 10);
+        await page.evaluate(() => {
+            const xpbd = (window.__playground.demo?.handle as { xpbd: XpbdPlugin }).xpbd;
+            const restore = xpbd.restoreState.bind(xpbd);
+            const w = window as unknown as { __restored: { time: number; positions: number[][] }[] };
+            w.__restored = [];
+            xpbd.restoreState = (s) => {
+                restore(s);
+                w.__restored.push({ time: xpbd.world.time, positions: xpbd.impostors.map((i) => Array.from(i.body.positions)) });
+            };
+        });
+        const upload = async (bytes: Buffer) => {
+            const [chooser] = await Promise.all([
+                page.waitForEvent("filechooser"),
+                pane.getByRole("button", { name: "Restore state" }).click(),
+            ]);
+            await chooser.setFiles({ name: "scene.xpbdstate", mimeType: "application/octet-stream", buffer: bytes });
+        };
+        await upload(saved.bytes);
+        await pane.getByText(/^Restored "scene.xpbdstate": t = /).waitFor();
+        const restored = await page.evaluate(
+            () => (window as unknown as { __restored: { time: number; positions: number[][] }[] }).__restored,
+        );
+        expect(restored).toHaveLength(1);
+        expect(restored[0].time).toBe(snapshot.time);
+        restored[0].positions.forEach((positions, b) =>
+            expect(positions.every((x, k) => Object.is(x, snapshot.bodies[b].positions[k]))).toBe(true),
+        );
+
+        const damaged = Buffer.from(saved.bytes);
+        damaged[damaged.length >> 1] ^= 0x40;
+        await upload(damaged);
+        await pane
+            .getByText(
+                /^"scene.xpbdstate" was not restored: XpbdPlugin.restoreState: snapshot is corrupted|^"scene.xpbdstate" was not restored: snapshot is corrupted/,
+            )
+            .waitFor();
+        expect(await page.evaluate(() => (window as unknown as { __restored: unknown[] }).__restored.length)).toBe(1);
+    });
+
+    test("Record replay, then Stop downloads a replay that plays back in Node bit for bit", async () => {
+        await pane.getByRole("button", { name: "Record replay" }).click();
+        await pane.getByRole("button", { name: /^Stop and download replay \(\d+ steps\)$/ }).waitFor();
+        await waitForFrames(page, 10);
+        // Inputs besides the pins and colliders: a push on the jelly, a gust, a slider.
+        await onCloth(page, (cloth, xpbd) => {
+            const jelly = xpbd.impostors.find((i) => i.kind === "softBody")!;
+            jelly.setLinearVelocity(jelly.getLinearVelocity().set(0.5, 1.5, 0));
+            xpbd.wind = xpbd.wind.set(2, 0, 1);
+            cloth.damping = 2.5;
+        });
+        await waitForFrames(page, 20);
+        const recorded = await download(/^Stop and download replay/);
+        expect(recorded.fileName).toMatch(/\.xpbdreplay$/);
+        await pane.getByText(/^Replay of \d+ steps downloaded/).waitFor();
+        const replay = parseReplay(recorded.bytes);
+        const report = new XpbdReplayer(replay).run();
+        console.log(`replay recorded in Chromium (${recorded.bytes.length} bytes), played in Node: ${report.summary}`);
+        expect(replay.steps.length).toBeGreaterThanOrEqual(30);
+        expect(report.divergedAtStep).toBeNull();
+        expect(report.finalPositionsMatch).toBe(true);
+        await pane.getByRole("button", { name: "Record replay" }).waitFor();
     });
 
     test("the Statistics pane has a soft-body section", async () => {
