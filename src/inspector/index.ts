@@ -40,6 +40,7 @@ export { PinPainter, type PaintSettings, type PaintTool } from "./pinPainter.js"
 export { exportPinWeights, importPinWeights, type PinWeightsDocument } from "./pinWeightsJson.js";
 export { parametersAsCode, parametersAsJson, parameterTable } from "./parameterSnippet.js";
 export { QUALITY_TIERS, type QualityTier } from "./qualityTiers.js";
+export { REPLAY_FILE_EXTENSION, STATE_FILE_EXTENSION } from "./statePanel.js";
 
 /**
  * Every soft-body service, in dependency order (the session first). Pass them with the Inspector's own options
