@@ -60,7 +60,8 @@ describe("the tear heatmap", () => {
         for (let v = 0; v < mesh.getTotalVertices(); v++) {
             expect(colors[4 * v]).toBe(torn[cloth.vertexToParticle[v]]);
         }
-        expect(red()).toBeGreaterThanOrEqual(2 * split);
+        // Both sides of every split (a particle split twice counts once).
+        expect(red()).toBeGreaterThan(split);
         expect(overlay.state.max).toBe(1);
 
         // Off: the mesh's own colours come back, on every vertex, the split ones copying theirs.
