@@ -1,5 +1,6 @@
 import { writeHinge } from "./bendConstraints.js";
 import { ClothElements } from "./clothElements.js";
+import { ClothSplitter, OUT_OF_PARTICLES } from "./clothSplitter.js";
 import { ConstraintColouring } from "./constraintColouring.js";
 import { type EventQueue, SoftBodyEventType } from "./eventQueue.js";
 import { ISOMETRIC_BEND_MAX_REST_ANGLE, IsometricBendConstraints } from "./isometricBendConstraints.js";
@@ -11,35 +12,24 @@ export const TEAR_CAPACITY_ELEMENT = 2;
 /** Numbers per record in {@link ClothTearing.tears}. */
 export const TEAR_RECORD_SIZE = 4;
 
-/** {@link ClothTearing}'s internal answer when a split is due but the body has no particle left. */
-const OUT_OF_PARTICLES = -2;
-
 /**
  * Tearing of a cloth (a body with triangles and no tetrahedra), run by the world at the end of a step, never inside
  * the substep loop: the constraints the loop projects never change under it.
  *
  * At the end of each step every stretch edge longer than {@link ClothTearing.tearRatio} × its rest length is a
- * candidate; the most stretched go first. An edge tears by splitting one of its two particles along the plane
- * through that particle perpendicular to the edge (at rest): its triangles on the edge's side of the plane move to a
- * new particle at the same place, with the same velocity, and the others keep it. The crack so opens across the
- * edge, the way a crack runs across the pull. The particle split is a free one (pinned particles never split),
- * preferably one already on a border (a crack's tip, so that a crack runs on instead of holes opening beside it),
- * else the lower index; a particle whose triangles all lie on one side of its plane cannot split there, and the edge
- * waits. Within one step a particle split once is not split again: the edges around it were measured before.
+ * candidate, and the most stretched go first. Each tears by splitting one of its particles in two (see
+ * `clothSplitter.ts`: across the edge, so that the crack runs across the pull); one that cannot split waits. Within
+ * one step a particle split once is not split again: the edges around it were measured before it split.
  *
- * A split can leave a particle joining two fans of triangles that share no edge (a crack reaching a border cuts the
- * border particle's fan in two; the plane can cut a fan into more than two arcs): each such fan then gets a particle
- * of its own, at once. Two pieces never hang together by a single particle, which no edge's stretch could ever tear.
- *
- * The particle's mass is shared by the rest area of the triangles each part keeps, so that the shares add up to the
- * old mass exactly (see `SoftBody._splitParticle`); momentum is shared alike. Afterwards the stretch, shear and bend
- * elements are derived again from the triangles (see `clothElements.ts`) and coloured, the tethers find their
- * anchors in the new pieces, and the pins and inverse masses are rebuilt, all before the next step.
+ * Masses are shared so that the total is conserved exactly, and momentum alike (see `SoftBody._splitParticle`).
+ * Afterwards the stretch, shear and bend elements are derived again from the triangles (see `clothElements.ts`) and
+ * coloured, the tethers find their anchors in the new pieces, and the pins and inverse masses are rebuilt, all
+ * before the next step.
  *
  * Memory is fixed when the body is built: up to `maxTearParticles` new particles, and room for the most elements
  * the triangles can give. When the particles run out the cloth stops tearing for good and reports it once, as a
  * {@link SoftBodyEventType.CapacityExceeded} event with element {@link TEAR_CAPACITY_ELEMENT}. A step that tears
- * allocates nothing either.
+ * allocates no buffer either (`test/core/tearAllocation.test.ts` measures it).
  */
 export class ClothTearing {
     /** An edge longer than this × its rest length at the end of a step tears (greater than 1). */
@@ -59,6 +49,7 @@ export class ClothTearing {
     public exhausted = false;
 
     private _exhaustionReported = false;
+    private readonly _splitter: ClothSplitter;
     private readonly _elements: ClothElements;
     private readonly _colouring: ConstraintColouring;
     private readonly _order: Int32Array;
@@ -68,33 +59,6 @@ export class ClothTearing {
     private readonly _heap: Int32Array;
     private readonly _ratios: Float64Array;
     private _heapSize = 0;
-    /** Per particle: the stamp of the last step that split it. */
-    private readonly _stamp: Int32Array;
-    private _stampValue = 0;
-    /** The triangles around the particle last gathered ({@link _gather}), and their count. */
-    private readonly _incident: Int32Array;
-    private _incidentCount = 0;
-    /** Per gathered triangle: its side of the split plane (1: the new particle's), or its fan (union–find parent). */
-    private readonly _group: Int32Array;
-    /** Per gathered triangle: twice its rest area. */
-    private readonly _areas: Float64Array;
-    /** Per particle: a gathered triangle it belongs to, or −1 (reset after each use). */
-    private readonly _firstWith: Int32Array;
-    /** Particles around the particle being split, to check for separated fans. */
-    private readonly _ring: Int32Array;
-    /**
-     * The triangle corners of each particle as linked lists, kept up to date as triangles move to new particles: the
-     * first corner slot (`3·triangle + corner`) of each particle, or −1, and the next slot of the same particle.
-     */
-    private readonly _firstCorner: Int32Array;
-    private readonly _nextCorner: Int32Array;
-    /**
-     * The share of a split particle's mass the new particle takes. Numbers cross calls through arrays: one passed or
-     * returned directly is boxed whenever the JIT does not inline the call, and tearing runs too seldom for that.
-     */
-    private readonly _share = new Float64Array(1);
-    /** The torn edge of the split in progress, for its records. */
-    private readonly _edge = new Int32Array(2);
     private readonly _hinge = new Float64Array(10);
 
     /**
@@ -104,11 +68,11 @@ export class ClothTearing {
      */
     public constructor(body: SoftBody, tearRatio: number, maxTearParticles: number) {
         this.tearRatio = tearRatio;
-        const triangleCount = body.triangles.length / 3;
         const particles = body.particleCapacity;
         this.tears = new Int32Array(TEAR_RECORD_SIZE * maxTearParticles);
         this.torn = new Float32Array(particles);
-        this._elements = new ClothElements(triangleCount);
+        this._splitter = new ClothSplitter(body, this);
+        this._elements = new ClothElements(body.triangles.length / 3);
         const stretchCapacity = body.stretch.indices.length >> 1;
         const shearCapacity = body.shear.indices.length >> 1;
         const most = Math.max(stretchCapacity, shearCapacity, body.bend.indices.length >> 2);
@@ -118,24 +82,6 @@ export class ClothTearing {
         this._graph = new Int32Array(2 * (stretchCapacity + shearCapacity));
         this._heap = new Int32Array(stretchCapacity);
         this._ratios = new Float64Array(stretchCapacity);
-        this._stamp = new Int32Array(particles);
-        this._incident = new Int32Array(triangleCount);
-        this._group = new Int32Array(triangleCount);
-        this._areas = new Float64Array(triangleCount);
-        this._firstWith = new Int32Array(particles).fill(-1);
-        this._ring = new Int32Array(3 * triangleCount);
-        this._firstCorner = new Int32Array(particles).fill(-1);
-        this._nextCorner = new Int32Array(3 * triangleCount);
-        const triangles = body.triangles;
-        for (let slot = triangles.length - 1; slot >= 0; slot--) {
-            this._nextCorner[slot] = this._firstCorner[triangles[slot]];
-            this._firstCorner[triangles[slot]] = slot;
-        }
-    }
-
-    /** Particles the body may still make by tearing. */
-    public get particlesLeft(): number {
-        return this.tears.length / TEAR_RECORD_SIZE - this.tornParticles;
     }
 
     /**
@@ -152,16 +98,17 @@ export class ClothTearing {
         if (!this._collectCandidates(body)) {
             return;
         }
-        const stamp = ++this._stampValue;
+        const splitter = this._splitter;
+        splitter.beginStep();
         const edges = body.stretch.indices;
         while (this._heapSize > 0) {
             const c = this._pop();
             const a = edges[2 * c];
             const b = edges[2 * c + 1];
-            if (this._stamp[a] === stamp || this._stamp[b] === stamp) {
+            if (splitter.splitThisStep(a) || splitter.splitThisStep(b)) {
                 continue;
             }
-            if (this._tearEdge(body, a, b) === OUT_OF_PARTICLES) {
+            if (splitter.tearEdge(body, a, b) === OUT_OF_PARTICLES) {
                 this.exhausted = true;
                 this._reportExhaustion(body, events);
                 break;
@@ -170,6 +117,18 @@ export class ClothTearing {
         if (this.tearCount > 0) {
             this._rebuild(body);
         }
+    }
+
+    /** Records a split of `p` into `p` and `made`, which tore the edge `a`–`b`. @internal */
+    public _record(a: number, b: number, p: number, made: number): void {
+        const record = TEAR_RECORD_SIZE * this.tearCount++;
+        this.tears[record] = a;
+        this.tears[record + 1] = b;
+        this.tears[record + 2] = p;
+        this.tears[record + 3] = made;
+        this.torn[p] = 1;
+        this.torn[made] = 1;
+        this.tornParticles++;
     }
 
     private _reportExhaustion(body: SoftBody, events: EventQueue): void {
@@ -210,326 +169,6 @@ export class ClothTearing {
             this._siftDown(k);
         }
         return size > 0;
-    }
-
-    /**
-     * Tears the edge `a`–`b` (see the class comment). Returns the particles made (0 when neither end can split), or
-     * {@link OUT_OF_PARTICLES}.
-     */
-    private _tearEdge(body: SoftBody, a: number, b: number): number {
-        this._edge[0] = a;
-        this._edge[1] = b;
-        const weights = body.pins.weights;
-        const freeA = weights[a] === 0;
-        const freeB = weights[b] === 0;
-        // A border particle first (the tip of a crack), then the lower index (a: stretch pairs are ordered).
-        const bFirst = freeB && (!freeA || (this._onBorder(body, b) && !this._onBorder(body, a)));
-        // Across the edge at either end first; failing that (a small piece can twist so that a particle's triangles
-        // all lie on one side of its plane), the edge's own triangles come off one end.
-        for (let attempt = 0; attempt < 4; attempt++) {
-            const useB = bFirst === (attempt % 2 === 0);
-            if (!(useB ? freeB : freeA)) {
-                continue;
-            }
-            const p = useB ? b : a;
-            const q = useB ? a : b;
-            const before = this.tearCount;
-            // A particle joining separate fans already is torn by separating them.
-            const made = this._separateFans(body, p);
-            if (made !== 0) {
-                return made;
-            }
-            const split = attempt < 2 ? this._splitAcross(body, p, q) : this._splitAlong(body, p, q);
-            if (split < 0) {
-                if (split === OUT_OF_PARTICLES) {
-                    return split;
-                }
-                continue;
-            }
-            // The plane may cut the fan into more than two arcs, or cut a neighbour's fan in two.
-            const ringCount = this._gatherRing(body, p, split);
-            for (let k = 0; k < ringCount; k++) {
-                if (this._separateFans(body, this._ring[k]) === OUT_OF_PARTICLES) {
-                    return OUT_OF_PARTICLES;
-                }
-            }
-            return this.tearCount - before;
-        }
-        return 0;
-    }
-
-    /**
-     * Splits free particle `p` between the triangles on its edge to `q` and the others: the former go to a new
-     * particle. Returns the new particle, −1 when every triangle of `p` is on the edge, or {@link OUT_OF_PARTICLES}.
-     */
-    private _splitAlong(body: SoftBody, p: number, q: number): number {
-        const count = this._gather(p);
-        const triangles = body.triangles;
-        this._measureAreas(body, count);
-        let areaNew = 0;
-        let areaTotal = 0;
-        for (let k = 0; k < count; k++) {
-            const t = 3 * this._incident[k];
-            const side = triangles[t] === q || triangles[t + 1] === q || triangles[t + 2] === q ? 1 : 0;
-            this._group[k] = side;
-            areaTotal += this._areas[k];
-            areaNew += side * this._areas[k];
-        }
-        if (!(areaNew > 0 && areaNew < areaTotal)) {
-            return -1;
-        }
-        this._share[0] = areaNew / areaTotal;
-        return this._moveTriangles(body, p, 1);
-    }
-
-    /**
-     * Splits free particle `p` by the plane through it perpendicular to its edge to `q` (rest positions): its
-     * triangles on `q`'s side go to a new particle. Returns the new particle, −1 when one side has no triangle, or
-     * {@link OUT_OF_PARTICLES}.
-     */
-    private _splitAcross(body: SoftBody, p: number, q: number): number {
-        const count = this._gather(p);
-        const rest = body.restPositions;
-        const triangles = body.triangles;
-        const i = 3 * p;
-        const nx = rest[3 * q] - rest[i];
-        const ny = rest[3 * q + 1] - rest[i + 1];
-        const nz = rest[3 * q + 2] - rest[i + 2];
-        this._measureAreas(body, count);
-        let areaNew = 0;
-        let areaTotal = 0;
-        for (let k = 0; k < count; k++) {
-            const t = 3 * this._incident[k];
-            const u = 3 * triangles[t];
-            const v = 3 * triangles[t + 1];
-            const w = 3 * triangles[t + 2];
-            // The centroid's offset from p, times 3.
-            const cx = rest[u] + rest[v] + rest[w] - 3 * rest[i];
-            const cy = rest[u + 1] + rest[v + 1] + rest[w + 1] - 3 * rest[i + 1];
-            const cz = rest[u + 2] + rest[v + 2] + rest[w + 2] - 3 * rest[i + 2];
-            const side = cx * nx + cy * ny + cz * nz > 0 ? 1 : 0;
-            this._group[k] = side;
-            areaTotal += this._areas[k];
-            areaNew += side * this._areas[k];
-        }
-        if (!(areaNew > 0 && areaNew < areaTotal)) {
-            return -1;
-        }
-        this._share[0] = areaNew / areaTotal;
-        return this._moveTriangles(body, p, 1);
-    }
-
-    /**
-     * Gives every fan of triangles around free particle `p` but the first (fans: triangles joined through edges at
-     * `p`) a particle of its own. Returns the particles made, or {@link OUT_OF_PARTICLES}.
-     */
-    private _separateFans(body: SoftBody, p: number): number {
-        if (body.pins.weights[p] !== 0) {
-            return 0;
-        }
-        const count = this._gather(p);
-        const triangles = body.triangles;
-        const group = this._group;
-        const firstWith = this._firstWith;
-        for (let k = 0; k < count; k++) {
-            group[k] = k;
-        }
-        // Two triangles around p share an edge when they share a second particle.
-        for (let k = 0; k < count; k++) {
-            const t = 3 * this._incident[k];
-            for (let corner = t; corner < t + 3; corner++) {
-                const u = triangles[corner];
-                if (u === p) {
-                    continue;
-                }
-                if (firstWith[u] < 0) {
-                    firstWith[u] = k;
-                } else {
-                    unite(group, k, firstWith[u]);
-                }
-            }
-        }
-        let fans = 0;
-        for (let k = 0; k < count; k++) {
-            const t = 3 * this._incident[k];
-            for (let corner = t; corner < t + 3; corner++) {
-                firstWith[triangles[corner]] = -1;
-            }
-            group[k] = findRoot(group, k);
-            fans += group[k] === k ? 1 : 0;
-        }
-        if (fans < 2) {
-            return 0;
-        }
-        // The fan of the first triangle keeps p; each other fan in turn takes its share of what p has left.
-        this._measureAreas(body, count);
-        const areas = this._areas;
-        let areaLeft = 0;
-        for (let k = 0; k < count; k++) {
-            areaLeft += areas[k];
-        }
-        let made = 0;
-        for (let root = 1; root < count; root++) {
-            if (group[root] !== root) {
-                continue;
-            }
-            let areaFan = 0;
-            for (let k = root; k < count; k++) {
-                areaFan += group[k] === root ? areas[k] : 0;
-            }
-            this._share[0] = areaFan / areaLeft;
-            const created = this._moveTriangles(body, p, root);
-            if (created < 0) {
-                return created === OUT_OF_PARTICLES ? created : made;
-            }
-            areaLeft -= areaFan;
-            made++;
-        }
-        return made;
-    }
-
-    /**
-     * Moves the gathered triangles of group `side` from `p` to a new particle taking the share {@link _share}[0] of
-     * `p`'s mass, and records the split. Returns the new particle, −1 when a share would be zero, or
-     * {@link OUT_OF_PARTICLES}.
-     */
-    private _moveTriangles(body: SoftBody, p: number, side: number): number {
-        if (body.particleCount >= body.particleCapacity) {
-            return OUT_OF_PARTICLES;
-        }
-        const created = body._splitParticle(p, this._share);
-        if (created < 0) {
-            return -1;
-        }
-        const triangles = body.triangles;
-        const first = this._firstCorner;
-        const next = this._nextCorner;
-        for (let k = 0; k < this._incidentCount; k++) {
-            if (this._group[k] !== side) {
-                continue;
-            }
-            const t = 3 * this._incident[k];
-            for (let corner = t; corner < t + 3; corner++) {
-                if (triangles[corner] !== p) {
-                    continue;
-                }
-                triangles[corner] = created;
-                // Out of p's list, into the new particle's.
-                if (first[p] === corner) {
-                    first[p] = next[corner];
-                } else {
-                    let before = first[p];
-                    while (next[before] !== corner) {
-                        before = next[before];
-                    }
-                    next[before] = next[corner];
-                }
-                next[corner] = first[created];
-                first[created] = corner;
-            }
-        }
-        this._stamp[p] = this._stampValue;
-        this._stamp[created] = this._stampValue;
-        this.torn[p] = 1;
-        this.torn[created] = 1;
-        this.tornParticles++;
-        const record = TEAR_RECORD_SIZE * this.tearCount++;
-        this.tears[record] = this._edge[0];
-        this.tears[record + 1] = this._edge[1];
-        this.tears[record + 2] = p;
-        this.tears[record + 3] = created;
-        return created;
-    }
-
-    /** Twice the rest area of each of the first `count` gathered triangles, into {@link _areas}. */
-    private _measureAreas(body: SoftBody, count: number): void {
-        const x = body.restPositions;
-        const triangles = body.triangles;
-        for (let k = 0; k < count; k++) {
-            const t = 3 * this._incident[k];
-            const u = 3 * triangles[t];
-            const v = 3 * triangles[t + 1];
-            const w = 3 * triangles[t + 2];
-            const e1x = x[v] - x[u];
-            const e1y = x[v + 1] - x[u + 1];
-            const e1z = x[v + 2] - x[u + 2];
-            const e2x = x[w] - x[u];
-            const e2y = x[w + 1] - x[u + 1];
-            const e2z = x[w + 2] - x[u + 2];
-            const cx = e1y * e2z - e1z * e2y;
-            const cy = e1z * e2x - e1x * e2z;
-            const cz = e1x * e2y - e1y * e2x;
-            this._areas[k] = Math.sqrt(cx * cx + cy * cy + cz * cz);
-        }
-    }
-
-    /** Gathers the triangles around `p` into {@link _incident}, in increasing order; returns their count. */
-    private _gather(p: number): number {
-        const incident = this._incident;
-        let count = 0;
-        for (let slot = this._firstCorner[p]; slot >= 0; slot = this._nextCorner[slot]) {
-            // Insertion sort: the lists' order depends on the splits so far, the result must not.
-            const t = (slot / 3) | 0;
-            let k = count++;
-            for (; k > 0 && incident[k - 1] > t; k--) {
-                incident[k] = incident[k - 1];
-            }
-            incident[k] = t;
-        }
-        this._incidentCount = count;
-        return count;
-    }
-
-    /** Gathers the particles around `p` and `q` (two halves of a split) into {@link _ring}, each once; returns their count. */
-    private _gatherRing(body: SoftBody, p: number, q: number): number {
-        const triangles = body.triangles;
-        const seen = this._firstWith;
-        let count = 0;
-        for (let half = 0; half < 2; half++) {
-            for (let slot = this._firstCorner[half === 0 ? p : q]; slot >= 0; slot = this._nextCorner[slot]) {
-                const t = slot - (slot % 3);
-                for (let corner = t; corner < t + 3; corner++) {
-                    const u = triangles[corner];
-                    if (seen[u] < 0) {
-                        seen[u] = 0;
-                        this._ring[count++] = u;
-                    }
-                }
-            }
-        }
-        for (let k = 0; k < count; k++) {
-            seen[this._ring[k]] = -1;
-        }
-        return count;
-    }
-
-    /** Whether `p` is on a border: one of its edges belongs to a single one of its triangles. */
-    private _onBorder(body: SoftBody, p: number): boolean {
-        const count = this._gather(p);
-        const triangles = body.triangles;
-        // Counted in the otherwise idle per-particle slots, which start at −1 and are put back.
-        const counts = this._firstWith;
-        for (let k = 0; k < count; k++) {
-            const t = 3 * this._incident[k];
-            for (let corner = t; corner < t + 3; corner++) {
-                counts[triangles[corner]]++;
-            }
-        }
-        let border = false;
-        for (let k = 0; k < count; k++) {
-            const t = 3 * this._incident[k];
-            for (let corner = t; corner < t + 3; corner++) {
-                const u = triangles[corner];
-                border = border || (u !== p && counts[u] === 0);
-            }
-        }
-        for (let k = 0; k < count; k++) {
-            const t = 3 * this._incident[k];
-            for (let corner = t; corner < t + 3; corner++) {
-                counts[triangles[corner]] = -1;
-            }
-        }
-        return border;
     }
 
     /** Derives and colours the elements of the torn triangles, then rebuilds tethers, pins and inverse masses. */
@@ -609,23 +248,5 @@ export class ClothTearing {
         const rc = this._ratios[c];
         const rd = this._ratios[d];
         return rc > rd || (rc === rd && c < d);
-    }
-}
-
-/** The root of `k` in the union–find forest `parent`, halving the path on the way. */
-function findRoot(parent: Int32Array, k: number): number {
-    while (parent[k] !== k) {
-        parent[k] = parent[parent[k]];
-        k = parent[k];
-    }
-    return k;
-}
-
-/** Joins the sets of `a` and `b`, the smaller root becoming the root. */
-function unite(parent: Int32Array, a: number, b: number): void {
-    const ra = findRoot(parent, a);
-    const rb = findRoot(parent, b);
-    if (ra !== rb) {
-        parent[Math.max(ra, rb)] = Math.min(ra, rb);
     }
 }
