@@ -3,6 +3,7 @@ import { ClothElements } from "./clothElements.js";
 import { ClothSplitter, OUT_OF_PARTICLES } from "./clothSplitter.js";
 import { ConstraintColouring } from "./constraintColouring.js";
 import { type EventQueue, SoftBodyEventType } from "./eventQueue.js";
+import { IndexHeap } from "./indexHeap.js";
 import { ISOMETRIC_BEND_MAX_REST_ANGLE, IsometricBendConstraints } from "./isometricBendConstraints.js";
 import type { SoftBody } from "./softBody.js";
 
@@ -55,10 +56,10 @@ export class ClothTearing {
     private readonly _order: Int32Array;
     private readonly _bend: Int32Array;
     private readonly _graph: Int32Array;
-    /** Candidate edges (a binary max-heap on {@link _ratios}). */
-    private readonly _heap: Int32Array;
-    private readonly _ratios: Float64Array;
-    private _heapSize = 0;
+    /** Per stretch edge: minus its squared stretch ratio, so that {@link _candidates} yields the most stretched first. */
+    private readonly _keys: Float64Array;
+    /** The stretch edges over the ratio; equally stretched ones by index, so that the tears do not depend on the fill. */
+    private readonly _candidates: IndexHeap;
     private readonly _hinge = new Float64Array(10);
 
     /**
@@ -80,8 +81,8 @@ export class ClothTearing {
         this._order = new Int32Array(most);
         this._bend = new Int32Array(this._elements.bend.length);
         this._graph = new Int32Array(2 * (stretchCapacity + shearCapacity));
-        this._heap = new Int32Array(stretchCapacity);
-        this._ratios = new Float64Array(stretchCapacity);
+        this._keys = new Float64Array(stretchCapacity);
+        this._candidates = new IndexHeap(this._keys, true);
     }
 
     /**
@@ -101,8 +102,9 @@ export class ClothTearing {
         const splitter = this._splitter;
         splitter.beginStep();
         const edges = body.stretch.indices;
-        while (this._heapSize > 0) {
-            const c = this._pop();
+        const candidates = this._candidates;
+        while (candidates.size > 0) {
+            const c = candidates.pop();
             const a = edges[2 * c];
             const b = edges[2 * c + 1];
             if (splitter.splitThisStep(a) || splitter.splitThisStep(b)) {
@@ -141,15 +143,15 @@ export class ClothTearing {
         );
     }
 
-    /** Fills the heap with the stretch edges over the ratio; returns whether there is any. */
+    /** Fills {@link _candidates} with the stretch edges over the ratio; returns whether there is any. */
     private _collectCandidates(body: SoftBody): boolean {
         const x = body.positions;
         const edges = body.stretch.indices;
         const rest = body.stretch.restLengths;
         const ratio2 = this.tearRatio * this.tearRatio;
-        const ratios = this._ratios;
-        const heap = this._heap;
-        let size = 0;
+        const keys = this._keys;
+        const candidates = this._candidates;
+        candidates.clear();
         for (let c = 0; c < body.stretch.count; c++) {
             const i = 3 * edges[2 * c];
             const j = 3 * edges[2 * c + 1];
@@ -160,15 +162,11 @@ export class ClothTearing {
             // Squared, so an edge under the ratio (nearly all of them) costs no division.
             const d2 = dx * dx + dy * dy + dz * dz;
             if (d2 > ratio2 * rest2) {
-                ratios[c] = d2 / rest2;
-                heap[size++] = c;
+                keys[c] = -d2 / rest2;
+                candidates.push(c);
             }
         }
-        this._heapSize = size;
-        for (let k = (size >> 1) - 1; k >= 0; k--) {
-            this._siftDown(k);
-        }
-        return size > 0;
+        return candidates.size > 0;
     }
 
     /** Derives and colours the elements of the torn triangles, then rebuilds tethers, pins and inverse masses. */
@@ -212,41 +210,5 @@ export class ClothTearing {
         }
         body.tethers.setEdges(graph, body.stretch.count + body.shear.count);
         body._rebuildPins();
-    }
-
-    private _pop(): number {
-        const heap = this._heap;
-        const top = heap[0];
-        heap[0] = heap[--this._heapSize];
-        this._siftDown(0);
-        return top;
-    }
-
-    private _siftDown(index: number): void {
-        const heap = this._heap;
-        const size = this._heapSize;
-        const v = heap[index];
-        for (;;) {
-            let child = 2 * index + 1;
-            if (child >= size) {
-                break;
-            }
-            if (child + 1 < size && this._before(heap[child + 1], heap[child])) {
-                child++;
-            }
-            if (!this._before(heap[child], v)) {
-                break;
-            }
-            heap[index] = heap[child];
-            index = child;
-        }
-        heap[index] = v;
-    }
-
-    /** Heap order: the more stretched edge first, the lower index on a tie (so the order is deterministic). */
-    private _before(c: number, d: number): boolean {
-        const rc = this._ratios[c];
-        const rd = this._ratios[d];
-        return rc > rd || (rc === rd && c < d);
     }
 }

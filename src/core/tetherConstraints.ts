@@ -1,3 +1,5 @@
+import { IndexHeap } from "./indexHeap.js";
+
 /** Anchors (weight-1 pins) per tethered particle at most; see {@link TetherConstraints}. */
 export const TETHER_ANCHORS = 4;
 
@@ -64,8 +66,14 @@ export class TetherConstraints {
     private readonly _adjacency: Int32Array;
     private readonly _distance: Float64Array;
     private readonly _source: Int32Array;
-    private readonly _heap: Int32Array;
-    private readonly _heapIndex: Int32Array;
+    /**
+     * The Dijkstra frontier, nearest first, keyed by {@link _distance}. Equally distant particles are not ordered by
+     * index: on a regular grid that moves the anchors of particles equidistant from two pins, and the tearing
+     * cloth's tests were measured with them where they are.
+     */
+    private readonly _frontier: IndexHeap;
+    /** Per particle: a counter while {@link setEdges} fills the adjacency lists. */
+    private readonly _fill: Int32Array;
 
     /**
      * @param particleCount - number of particles (the capacity, for a cloth that may tear)
@@ -82,8 +90,8 @@ export class TetherConstraints {
         this._piece = new Int32Array(particleCount);
         this._distance = new Float64Array(particleCount);
         this._source = new Int32Array(particleCount);
-        this._heap = new Int32Array(particleCount);
-        this._heapIndex = new Int32Array(particleCount);
+        this._frontier = new IndexHeap(this._distance, false);
+        this._fill = new Int32Array(particleCount);
         this.setEdges(edges, edges.length >> 1);
     }
 
@@ -93,7 +101,7 @@ export class TetherConstraints {
      */
     public setEdges(edges: Int32Array, edgeCount: number): void {
         const n = this._piece.length;
-        // Compressed adjacency lists (both directions of each edge); the heap index array counts while filling.
+        // Compressed adjacency lists (both directions of each edge).
         const start = this._adjacencyStart;
         start.fill(0);
         for (let e = 0; e < 2 * edgeCount; e++) {
@@ -102,7 +110,7 @@ export class TetherConstraints {
         for (let i = 0; i < n; i++) {
             start[i + 1] += start[i];
         }
-        const fill = this._heapIndex;
+        const fill = this._fill;
         fill.fill(0);
         for (let e = 0; e < 2 * edgeCount; e += 2) {
             const a = edges[e];
@@ -121,21 +129,20 @@ export class TetherConstraints {
         const n = this._distance.length;
         const distance = this._distance;
         const source = this._source;
-        const heapIndex = this._heapIndex;
+        const frontier = this._frontier;
         distance.fill(Infinity);
         source.fill(-1);
-        heapIndex.fill(-1);
-        this._heapSize = 0;
+        frontier.clear();
         for (let k = 0; k < pinnedCount; k++) {
             const p = pinned[k];
             distance[p] = 0;
             source[p] = p;
-            this._push(p);
+            frontier.push(p);
         }
         const start = this._adjacencyStart;
         const adjacency = this._adjacency;
-        while (this._heapSize > 0) {
-            const u = this._pop();
+        while (frontier.size > 0) {
+            const u = frontier.pop();
             for (let k = start[u]; k < start[u + 1]; k++) {
                 const v = adjacency[k];
                 const dx = restPositions[3 * v] - restPositions[3 * u];
@@ -145,10 +152,10 @@ export class TetherConstraints {
                 if (candidate < distance[v]) {
                     distance[v] = candidate;
                     source[v] = source[u];
-                    if (heapIndex[v] < 0) {
-                        this._push(v);
+                    if (frontier.has(v)) {
+                        frontier.decreased(v);
                     } else {
-                        this._siftUp(heapIndex[v]);
+                        frontier.push(v);
                     }
                 }
             }
@@ -299,69 +306,6 @@ export class TetherConstraints {
         const straight = Math.sqrt(squaredDistance(restPositions, particle, anchor));
         this.lengths[slot] = rank === 0 ? Math.max(straight, this._distance[particle] / this.detour) : straight;
         return slot + 1;
-    }
-
-    private _heapSize = 0;
-
-    private _push(v: number): void {
-        const index = this._heapSize++;
-        this._heap[index] = v;
-        this._heapIndex[v] = index;
-        this._siftUp(index);
-    }
-
-    private _pop(): number {
-        const heap = this._heap;
-        const top = heap[0];
-        this._heapIndex[top] = -1;
-        const last = heap[--this._heapSize];
-        if (this._heapSize > 0) {
-            heap[0] = last;
-            this._heapIndex[last] = 0;
-            this._siftDown(0);
-        }
-        return top;
-    }
-
-    private _siftUp(index: number): void {
-        const heap = this._heap;
-        const distance = this._distance;
-        const v = heap[index];
-        while (index > 0) {
-            const parent = (index - 1) >> 1;
-            if (distance[heap[parent]] <= distance[v]) {
-                break;
-            }
-            heap[index] = heap[parent];
-            this._heapIndex[heap[index]] = index;
-            index = parent;
-        }
-        heap[index] = v;
-        this._heapIndex[v] = index;
-    }
-
-    private _siftDown(index: number): void {
-        const heap = this._heap;
-        const distance = this._distance;
-        const size = this._heapSize;
-        const v = heap[index];
-        for (;;) {
-            let child = 2 * index + 1;
-            if (child >= size) {
-                break;
-            }
-            if (child + 1 < size && distance[heap[child + 1]] < distance[heap[child]]) {
-                child++;
-            }
-            if (distance[heap[child]] >= distance[v]) {
-                break;
-            }
-            heap[index] = heap[child];
-            this._heapIndex[heap[index]] = index;
-            index = child;
-        }
-        heap[index] = v;
-        this._heapIndex[v] = index;
     }
 }
 
