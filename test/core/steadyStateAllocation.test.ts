@@ -1,5 +1,4 @@
-import { execFileSync } from "node:child_process";
-import path from "node:path";
+import { allocationFigures } from "../support/allocationFigures.js";
 
 /**
  * "The step allocates nothing in steady state", measured: a scene that runs every part of the step (moving and soft
@@ -8,8 +7,7 @@ import path from "node:path";
  * does), after a warm-up that lets the JIT optimise what runs.
  */
 test("a steady-state step allocates nothing but its two clock reads, and 10,000 steps collect no garbage", () => {
-    const script = path.join(__dirname, "../support/steadyStateAllocation.mjs");
-    const figures = JSON.parse(execFileSync(process.execPath, ["--expose-gc", script], { encoding: "utf8", timeout: 300_000 })) as {
+    const figures = allocationFigures<{
         warmup: number;
         bytesWithClock: number;
         bytesWithoutClock: number;
@@ -22,7 +20,7 @@ test("a steady-state step allocates nothing but its two clock reads, and 10,000 
         clothKinematicPins: number;
         clothSoftPins: number;
         dynamicImpulse: number;
-    };
+    }>("steadyStateAllocation.mjs");
     console.log(
         `warm-up ${figures.warmup} steps; bytes per step ${figures.bytesWithoutClock} without the step timer, ` +
             `${figures.bytesWithClock} with it; ${figures.gcEvents} collections in 10,000 steps`,

@@ -1,5 +1,4 @@
-import { execFileSync } from "node:child_process";
-import path from "node:path";
+import { allocationFigures } from "../support/allocationFigures.js";
 
 /**
  * What a cloth that may tear allocates, measured in a child Node process with --expose-gc on the compiled library (as
@@ -7,15 +6,14 @@ import path from "node:path";
  * which it tears, and the steps after, once the JIT has run 80 whole tearing runs.
  */
 test("a cloth that may tear allocates nothing per step in steady state, nor after it tore; tear steps no arrays", () => {
-    const script = path.join(__dirname, "../support/tearAllocation.mjs");
-    const figures = JSON.parse(execFileSync(process.execPath, ["--expose-gc", script], { encoding: "utf8", timeout: 300_000 })) as {
+    const figures = allocationFigures<{
         warmup: number;
         steadyBytes: number;
         tearBytes: number;
         afterBytes: number;
         tearSteps: number;
         splits: number;
-    };
+    }>("tearAllocation.mjs");
     console.log(
         `steady state ${figures.steadyBytes} bytes per step after ${figures.warmup} warm-up steps; ${figures.tearBytes} bytes over ` +
             `${figures.tearSteps} tear steps (${figures.splits} particles split); ${figures.afterBytes} bytes per step after`,
