@@ -1,7 +1,7 @@
 import { Collider } from "../../src/core/collider";
 import { clothBody, tetBlock } from "../support/coreScenes";
-import { compareSolvers, describeAgreement, type Agreement, type Scene } from "./support/agreement";
-import { createTestDevice, describeGpu } from "./support/gpuDevice";
+import { compareSolvers, expectAgreement, type Scene } from "./support/agreement";
+import { describeGpu } from "./support/gpuDevice";
 
 /**
  * The WebGPU solver against the CPU solver (`XpbdWorld`) on the same scenes, at the default quality: after N
@@ -9,23 +9,7 @@ import { createTestDevice, describeGpu } from "./support/gpuDevice";
  * `support/agreement.ts`); the one-step bounds are the sharp ones (a constraint projected out of order, a force
  * or a contact computed differently, moves a particle far more than rounding does within one step).
  */
-describeGpu("WebGPU solver against the CPU solver", () => {
-    let device: GPUDevice;
-    beforeAll(async () => {
-        device = await createTestDevice();
-    });
-    afterAll(() => device?.destroy());
-
-    /** Checks an agreement against its bounds, after logging it. */
-    function expectAgreement(name: string, a: Agreement): void {
-        console.log(describeAgreement(name, a));
-        expect(a.trajectory).toBeLessThan(a.trajectoryBound);
-        for (const o of a.oneStep) {
-            expect(o.position).toBeLessThan(o.positionBound);
-            expect(o.velocity).toBeLessThan(o.velocityBound);
-        }
-    }
-
+describeGpu("WebGPU solver against the CPU solver", (device) => {
     test("a 32² cloth hung by two corners, released from horizontal: 60 steps", async () => {
         const scene: Scene = {
             body: () => {
@@ -37,7 +21,7 @@ describeGpu("WebGPU solver against the CPU solver", () => {
             colliders: () => [],
         };
         // One-step checks while it falls, swings through and swings back.
-        expectAgreement("hanging 32² cloth", await compareSolvers(device, scene, 60, [1, 15, 30, 45]));
+        expectAgreement("hanging 32² cloth", await compareSolvers(device(), scene, 60, [1, 15, 30, 45]));
     }, 300_000);
 
     test("a 32² cloth dropped onto a sphere, draped over it: 90 steps", async () => {
@@ -46,7 +30,7 @@ describeGpu("WebGPU solver against the CPU solver", () => {
             colliders: () => [new Collider([{ kind: "sphere", center: [0, 0.5, 0], radius: 0.3 }])],
         };
         // The cloth meets the sphere at step 13; checks at the impact, while it wraps and while it hangs.
-        const a = await compareSolvers(device, scene, 90, [14, 30, 60, 89]);
+        const a = await compareSolvers(device(), scene, 90, [14, 30, 60, 89]);
         expectAgreement("cloth draped over a sphere", a);
         // It is draped: the cloth's lowest particles hang below the sphere's equator, none inside the sphere.
         let lowest = Infinity;
@@ -66,6 +50,6 @@ describeGpu("WebGPU solver against the CPU solver", () => {
             colliders: () => [new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }])],
         };
         // It lands at step 9; checks at the landing, while it settles and at rest.
-        expectAgreement("jelly on the ground", await compareSolvers(device, scene, 120, [10, 30, 119]));
+        expectAgreement("jelly on the ground", await compareSolvers(device(), scene, 120, [10, 30, 119]));
     }, 300_000);
 });

@@ -1,29 +1,14 @@
 import { Collider, ColliderMotion } from "../../src/core/collider";
 import { clothBody, tetBlock } from "../support/coreScenes";
-import { compareSolvers, describeAgreement, type Agreement, type Scene } from "./support/agreement";
-import { createTestDevice, describeGpu } from "./support/gpuDevice";
+import { compareSolvers, expectAgreement, type Scene } from "./support/agreement";
+import { describeGpu } from "./support/gpuDevice";
 
 /**
  * Every feature of the GPU path against the CPU solver, in short scenes (see `support/agreement.ts` for the bounds):
  * each collider shape kind, a moving collider, soft and moving pins, wind, dihedral bending, several iterations,
  * compliant constraints, no tethers. The long scenes are in `gpuAgreement.test.ts`.
  */
-describeGpu("WebGPU solver features against the CPU solver", () => {
-    let device: GPUDevice;
-    beforeAll(async () => {
-        device = await createTestDevice();
-    });
-    afterAll(() => device?.destroy());
-
-    function expectAgreement(name: string, a: Agreement): void {
-        console.log(describeAgreement(name, a));
-        expect(a.trajectory).toBeLessThan(a.trajectoryBound);
-        for (const o of a.oneStep) {
-            expect(o.position).toBeLessThan(o.positionBound);
-            expect(o.velocity).toBeLessThan(o.velocityBound);
-        }
-    }
-
+describeGpu("WebGPU solver features against the CPU solver", (device) => {
     test("a cloth falls onto a rotated box, a capsule, a cylinder and a thin box (a two-sided sheet)", async () => {
         const turn = (angle: number, axis: [number, number, number]): [number, number, number, number] => {
             const s = Math.sin(angle / 2);
@@ -48,7 +33,7 @@ describeGpu("WebGPU solver features against the CPU solver", () => {
             colliders[3].setPose(0, 0.45, 0, 0, 0, 0, 1);
             return colliders;
         };
-        const a = await compareSolvers(device, { ...scene, colliders: () => pose(scene.colliders()) }, 40, [12, 20, 39]);
+        const a = await compareSolvers(device(), { ...scene, colliders: () => pose(scene.colliders()) }, 40, [12, 20, 39]);
         expectAgreement("box, capsule, cylinder and thin box", a);
         // The scene is what it says: the cloth's edges came down onto the sheet and rest on it, a thickness (10 mm)
         // above its top face (0.4 mm above its centre), within a millimetre.
@@ -77,7 +62,7 @@ describeGpu("WebGPU solver features against the CPU solver", () => {
                 body.setPinTarget(0, -0.5 + 0.1 * Math.cos(angle), 1.5 + 0.1 * Math.sin(angle), 0);
             },
         };
-        expectAgreement("wind, moving and soft pins, kinematic sphere", await compareSolvers(device, scene, 40, [10, 25, 39]));
+        expectAgreement("wind, moving and soft pins, kinematic sphere", await compareSolvers(device(), scene, 40, [10, 25, 39]));
     }, 300_000);
 
     test("dihedral bending, two iterations, compliant stretch, no tethers", async () => {
@@ -98,7 +83,7 @@ describeGpu("WebGPU solver features against the CPU solver", () => {
             colliders: () => [],
             world: { iterations: 2, airDensity: 0 },
         };
-        expectAgreement("dihedral, 2 iterations, compliant, no tethers", await compareSolvers(device, scene, 30, [1, 5, 29]));
+        expectAgreement("dihedral, 2 iterations, compliant, no tethers", await compareSolvers(device(), scene, 30, [1, 5, 29]));
     }, 300_000);
 
     test("a compliant jelly thrown spinning against the ground", async () => {
@@ -120,6 +105,6 @@ describeGpu("WebGPU solver features against the CPU solver", () => {
             },
             colliders: () => [new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }], { friction: 0.3 })],
         };
-        expectAgreement("spinning compliant jelly", await compareSolvers(device, scene, 40, [5, 20, 39]));
+        expectAgreement("spinning compliant jelly", await compareSolvers(device(), scene, 40, [5, 20, 39]));
     }, 300_000);
 });

@@ -3,23 +3,17 @@ import { Collider, ColliderMotion } from "../../src/core/collider";
 import { GpuSoftBodySolver } from "../../src/gpu/gpuSoftBodySolver";
 import { clothBody } from "../support/coreScenes";
 import { F32_ROUNDOFF } from "./support/agreement";
-import { createTestDevice, describeGpu } from "./support/gpuDevice";
+import { describeGpu } from "./support/gpuDevice";
 
 const g = 9.81;
 
 /** Physics with numbers on the GPU path alone (the CPU is not consulted). */
-describeGpu("WebGPU solver physics", () => {
-    let device: GPUDevice;
-    beforeAll(async () => {
-        device = await createTestDevice();
-    });
-    afterAll(() => device?.destroy());
-
+describeGpu("WebGPU solver physics", (device) => {
     test("a free cloth falls 4.905 m in 1 s (± 1%) at the default quality: ½gt²(1 + 1/N) to float32 rounding", async () => {
         // Edge-on to its fall (plane xy), so the still air does not brake it.
         const { body } = clothBody(8, { allowSleep: false });
         const world = new XpbdWorld();
-        const solver = await GpuSoftBodySolver.create(device, body, world);
+        const solver = await GpuSoftBodySolver.create(device(), body, world);
         const mean = (positions: ArrayLike<number>): number => {
             let y = 0;
             let mass = 0;
@@ -53,7 +47,7 @@ describeGpu("WebGPU solver physics", () => {
         const { body, columns } = clothBody(32, { plane: "xz", origin: [0, 1, 0] });
         body.setPinWeight(0, 1);
         body.setPinWeight(columns - 1, 1);
-        const solver = await GpuSoftBodySolver.create(device, body, new XpbdWorld());
+        const solver = await GpuSoftBodySolver.create(device(), body, new XpbdWorld());
         const { indices, restLengths } = body.stretch;
         const maxEdgeRatio = (x: Float32Array): number => {
             let max = 0;
@@ -100,15 +94,15 @@ describeGpu("WebGPU solver physics", () => {
         };
         const sphere = { kind: "sphere", center: [0, 0, 0], radius: 1 } as const;
         await expect(
-            GpuSoftBodySolver.create(device, body, world(new Collider([sphere], { motion: ColliderMotion.Dynamic }))),
+            GpuSoftBodySolver.create(device(), body, world(new Collider([sphere], { motion: ColliderMotion.Dynamic }))),
         ).rejects.toThrow("does not support dynamic colliders (two-way coupling) yet");
-        await expect(GpuSoftBodySolver.create(device, body, world(new Collider([sphere], { restitution: 0.5 })))).rejects.toThrow(
+        await expect(GpuSoftBodySolver.create(device(), body, world(new Collider([sphere], { restitution: 0.5 })))).rejects.toThrow(
             "does not support restitution yet",
         );
         const mesh = new Collider([{ kind: "mesh", positions: [0, 0, 0, 1, 0, 0, 0, 0, 1], indices: [0, 1, 2] }]);
-        await expect(GpuSoftBodySolver.create(device, body, world(mesh))).rejects.toThrow("does not support triangle mesh colliders yet");
+        await expect(GpuSoftBodySolver.create(device(), body, world(mesh))).rejects.toThrow("does not support triangle mesh colliders yet");
         const inWorld = new XpbdWorld();
         inWorld.addBody(body);
-        await expect(GpuSoftBodySolver.create(device, body, inWorld)).rejects.toThrow("keep it out of the world");
+        await expect(GpuSoftBodySolver.create(device(), body, inWorld)).rejects.toThrow("keep it out of the world");
     });
 });

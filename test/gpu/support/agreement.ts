@@ -163,6 +163,16 @@ export function describeAgreement(name: string, a: Agreement): string {
     return `${name}: trajectory ${a.trajectory.toExponential(2)} m (bound ${a.trajectoryBound.toExponential(2)}); one step from the CPU state ${steps}`;
 }
 
+/** Checks an agreement against its bounds, after logging it. */
+export function expectAgreement(name: string, a: Agreement): void {
+    console.log(describeAgreement(name, a));
+    expect(a.trajectory).toBeLessThan(a.trajectoryBound);
+    for (const o of a.oneStep) {
+        expect(o.position).toBeLessThan(o.positionBound);
+        expect(o.velocity).toBeLessThan(o.velocityBound);
+    }
+}
+
 /** Gives `to`'s colliders the poses and velocities of `from`'s (same scene, same order), as a host would. */
 function followColliders(from: XpbdWorld, to: XpbdWorld): void {
     from.colliders.forEach((source, c) => {

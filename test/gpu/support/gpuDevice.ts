@@ -38,23 +38,36 @@ export function probeAdapter(): AdapterProbe {
 }
 
 /**
- * `describe` for tests that need a WebGPU device. Without an adapter the block is skipped with the reason printed,
- * except under CI (`CI` set), where a missing adapter is a broken machine: the block runs and fails on the reason.
+ * `describe` for tests that need a WebGPU device: the block gets the device (created before its tests, destroyed
+ * after them) through `device()`. Without an adapter the block is skipped with the reason printed, except under CI
+ * (`CI` set), where a missing adapter is a broken machine: the block runs and fails on the reason.
  */
-export function describeGpu(name: string, body: () => void): void {
+export function describeGpu(name: string, body: (device: () => GPUDevice) => void): void {
     const found = probeAdapter();
-    if (found.available) {
-        describe(name, body);
-    } else if (process.env.CI) {
+    if (!found.available && process.env.CI) {
         describe(name, () => {
             test("a WebGPU adapter exists (required under CI)", () => {
                 throw new Error(`${found.detail} (VK_ICD_FILENAMES=${process.env.VK_ICD_FILENAMES ?? "unset"})`);
             });
         });
-    } else {
-        console.warn(`skipping "${name}": ${found.detail}. Install libvulkan1 and chromium (SwiftShader) to run it.`);
-        describe.skip(name, body);
+        return;
     }
+    if (!found.available) {
+        console.warn(`skipping "${name}": ${found.detail}. Install libvulkan1 and chromium (SwiftShader) to run it.`);
+    }
+    (found.available ? describe : describe.skip)(name, () => {
+        let device: GPUDevice | null = null;
+        beforeAll(async () => {
+            device = await createTestDevice();
+        });
+        afterAll(() => device?.destroy());
+        body(() => {
+            if (!device) {
+                throw new Error("the test device is not created yet");
+            }
+            return device;
+        });
+    });
 }
 
 /** Dawn's entry points, loaded from the `webgpu` package's native module (jest cannot load the package's ES module). */
