@@ -15,7 +15,7 @@ import {
     type ClothDefaults,
     type ClothTearing,
 } from "../core/index.js";
-import { applyWeldBinding, buildClothTopology, TearBinding, type ClothTopologyReport } from "../meshing/index.js";
+import { applyWeldBinding, buildClothTopology, TearBinding, type ClothTopologyReport, type TearBindingChange } from "../meshing/index.js";
 import { readMeshData } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
 import { coreOptions, massSource, SoftImpostor, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostor.js";
@@ -199,6 +199,14 @@ export class ClothImpostor extends SoftImpostor {
         }
     }
 
+    /** Marks the render mesh out of date and, for a cloth that tears, brings it to the restored topology (no event). @internal */
+    public override _afterRestore(): void {
+        super._afterRestore();
+        if (this._tearBinding && !this.isDisposed) {
+            this._followTriangles();
+        }
+    }
+
     /** Removes the body from the simulation and every observer this impostor added; the mesh keeps its last shape. */
     public override dispose(): void {
         super.dispose();
@@ -246,14 +254,24 @@ export class ClothImpostor extends SoftImpostor {
             event.edges[2 * edges + 1] = first[b];
             edges++;
         }
-        const binding = this._tearBinding!;
-        const change = binding.follow(this.body.triangles);
-        this._vertexToParticle = binding.renderToParticle;
-        this._renderMesh.followTear(binding.indices, binding.renderToParticle, binding.vertexOrigin, change.sources);
+        const change = this._followTriangles();
         event.edgeCount = edges;
         event.particlesSplit = tearing.tearCount;
         event.verticesAdded = change.added;
         this.onTearObservable.notifyObservers(event);
+    }
+
+    /**
+     * Opens the render mesh where the body's triangles now use other particles (after a tear, or a restored snapshot
+     * of a cloth torn elsewhere). A snapshot from before a tear leaves the render vertices the tear added in place,
+     * each following the particle its triangles use again, so the mesh closes where it had opened.
+     */
+    private _followTriangles(): TearBindingChange {
+        const binding = this._tearBinding!;
+        const change = binding.follow(this.body.triangles);
+        this._vertexToParticle = binding.renderToParticle;
+        this._renderMesh.followTear(binding.indices, binding.renderToParticle, binding.vertexOrigin, change.sources);
+        return change;
     }
 }
 

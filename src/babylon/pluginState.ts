@@ -57,6 +57,6 @@ export function restorePluginState(plugin: XpbdPlugin, snapshot: XpbdSnapshot): 
         throw error;
     }
     for (const impostor of impostors) {
-        impostor._afterStep();
+        impostor._afterRestore();
     }
 }

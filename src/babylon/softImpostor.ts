@@ -662,6 +662,11 @@ export abstract class SoftImpostor {
         this._renderDirty = true;
     }
 
+    /** Marks the render mesh out of date after the plugin restored a snapshot into the body. @internal */
+    public _afterRestore(): void {
+        this._renderDirty = true;
+    }
+
     /** Rewrites the render mesh if a step ran, or its node moved, since the last write; returns whether it did. @internal */
     public _beforeRender(): boolean {
         if (this._renderDirty || this._renderSync.meshMoved) {

@@ -65,6 +65,16 @@ export class PayloadWriter {
         return this;
     }
 
+    /** Appends every element of `values` as an unsigned 32-bit integer. */
+    public u32s(values: ArrayLike<number>): this {
+        const view = this._reserve(4 * values.length);
+        let offset = this._length - 4 * values.length;
+        for (let i = 0; i < values.length; i++, offset += 4) {
+            view.setUint32(offset, values[i], true);
+        }
+        return this;
+    }
+
     /** Appends raw bytes. */
     public bytes(values: Uint8Array): this {
         this._reserve(values.length);
@@ -119,6 +129,16 @@ export class PayloadReader {
         const value = this._view.getUint32(this._offset, true);
         this._offset += 4;
         return value;
+    }
+
+    /** Reads `count` unsigned 32-bit integers. */
+    public u32s(count: number): Uint32Array {
+        this._need(4 * count);
+        const out = new Uint32Array(count);
+        for (let i = 0; i < count; i++, this._offset += 4) {
+            out[i] = this._view.getUint32(this._offset, true);
+        }
+        return out;
     }
 
     /** Reads a float64. */

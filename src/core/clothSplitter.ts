@@ -66,9 +66,14 @@ export class ClothSplitter {
         this._areas = new Float64Array(triangleCount);
         this._firstWith = new Int32Array(particles).fill(-1);
         this._ring = new Int32Array(3 * triangleCount);
-        this._firstCorner = new Int32Array(particles).fill(-1);
+        this._firstCorner = new Int32Array(particles);
         this._nextCorner = new Int32Array(3 * triangleCount);
-        const triangles = body.triangles;
+        this.linkCorners(body.triangles);
+    }
+
+    /** Builds the particles' lists of triangle corners from `triangles` (at construction, and when a snapshot is restored). */
+    public linkCorners(triangles: Int32Array): void {
+        this._firstCorner.fill(-1);
         for (let slot = triangles.length - 1; slot >= 0; slot--) {
             this._nextCorner[slot] = this._firstCorner[triangles[slot]];
             this._firstCorner[triangles[slot]] = slot;

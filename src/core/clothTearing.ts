@@ -199,6 +199,41 @@ export class ClothTearing {
         }
         colouring.orderInto(bend, bendCount, 4, order);
         body.bend.rebuild(bend, order, bendCount, rest);
+        this._rebuildTethersAndPins(body);
+    }
+
+    /**
+     * Puts the tearing back as a snapshot saved it (see `topologySnapshot.ts`). The caller has written the particle
+     * count, triangles, rest positions and masses; this takes the constraint lists in their saved order (so that
+     * stepping on is bit-identical) and rebuilds the tethers, the pins and the splitter's corner lists. Not for the
+     * step (it allocates). @internal
+     */
+    public _restore(
+        body: SoftBody,
+        stretch: Int32Array,
+        shear: Int32Array,
+        bend: Int32Array,
+        torn: Uint8Array,
+        tornParticles: number,
+        exhausted: boolean,
+    ): void {
+        const rest = body.restPositions;
+        const most = Math.max(stretch.length >> 1, shear.length >> 1, bend.length >> 2);
+        const inOrder = Int32Array.from({ length: most }, (_, k) => k);
+        body.stretch.rebuild(stretch, inOrder, stretch.length >> 1, rest);
+        body.shear.rebuild(shear, inOrder, shear.length >> 1, rest);
+        body.bend.rebuild(bend, inOrder, bend.length >> 2, rest);
+        this.torn.fill(0);
+        this.torn.set(torn);
+        this.tornParticles = tornParticles;
+        this.tearCount = 0;
+        this.exhausted = exhausted;
+        this._exhaustionReported = exhausted;
+        this._splitter.linkCorners(body.triangles);
+        this._rebuildTethersAndPins(body);
+    }
+
+    private _rebuildTethersAndPins(body: SoftBody): void {
         // The tethers' graph, as the body builds it: the stretch edges, then the shear pairs.
         const graph = this._graph;
         const stretchLength = 2 * body.stretch.count;

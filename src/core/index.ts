@@ -65,6 +65,7 @@ export {
     type XpbdColliderSnapshot,
     type XpbdSnapshot,
 } from "./worldSnapshot.js";
+export type { XpbdTopologySnapshot } from "./topologySnapshot.js";
 export { DEFAULT_SNAPSHOT_MAX_BYTES, parseSnapshot, serializeSnapshot, type ParseSnapshotOptions } from "./snapshotFormat.js";
 export { crc32 } from "./checksum.js";
 export {

@@ -7,12 +7,17 @@
  * - `BODY` (one per body): u32 index, particle count n, fingerprint, flags (1 asleep, 2 wake requested, 4 pins
  *   dirty); f64 seconds slow; then f64 arrays positions, previous positions, velocities, valid positions, external
  *   forces (3n each), pin weights (n), pin targets at the start and the end of the step (3n each).
+ * - `TOPO` (one per body that may tear, after the `BODY` sections): u32 index, particle count n, triangle count t,
+ *   stretch pairs s, shear pairs h, bend elements b, particles made by tearing, flags (1 exhausted); u32 arrays
+ *   triangles (3t), stretch (2s), shear (2h), bend (4b); f64 arrays rest positions (3n), masses (n); n bytes of
+ *   torn flags. See `XpbdTopologySnapshot`.
  * - `COLL` (one when the world's colliders were saved): u32 count, u32 0; per collider u32 shape count, u32 0 and
  *   20 f64 (see `XpbdColliderSnapshot.state`).
  * - `opts` (ancillary, optional): the options as UTF-8 JSON.
  */
-import { isAncillary, PayloadWriter, readContainer, writeContainer, type ContainerSection } from "./binaryContainer.js";
+import { isAncillary, PayloadWriter, readContainer, writeContainer, type ContainerSection, type PayloadReader } from "./binaryContainer.js";
 import { XpbdDataError } from "./snapshotError.js";
+import type { XpbdTopologySnapshot } from "./topologySnapshot.js";
 import {
     SNAPSHOT_FORMAT_VERSION,
     validateSnapshot,
@@ -34,6 +39,7 @@ const NO_COLLIDERS = 0xffffffff;
 const FLAG_SLEEPING = 1;
 const FLAG_WAKE = 2;
 const FLAG_PINS_DIRTY = 4;
+const FLAG_EXHAUSTED = 1;
 
 /** Writes a snapshot as bytes (validated first: a snapshot that could not be restored is not written). */
 export function serializeSnapshot(snapshot: XpbdSnapshot): ArrayBuffer {
@@ -62,6 +68,11 @@ export function snapshotSections(snapshot: XpbdSnapshot): { tag: string; payload
         }
         sections.push({ tag: "BODY", payload: w.result() });
     });
+    snapshot.bodies.forEach((body, index) => {
+        if (body.topology !== null) {
+            sections.push({ tag: "TOPO", payload: topologyPayload(index, body.particleCount, body.topology) });
+        }
+    });
     if (snapshot.colliders !== null) {
         const w = new PayloadWriter().u32(snapshot.colliders.length).u32(0);
         for (const collider of snapshot.colliders) {
@@ -88,7 +99,7 @@ export function parseSnapshot(data: ArrayBuffer | ArrayBufferView, options: Pars
 }
 
 /**
- * Builds a snapshot from the sections `WRLD`, `BODY`, `COLL` and `opts` of a container (other known sections are
+ * Builds a snapshot from the sections `WRLD`, `BODY`, `TOPO`, `COLL` and `opts` of a container (other known sections are
  * the caller's: pass only those); validates it before returning.
  */
 export function readSnapshotSections(sections: readonly ContainerSection[], defaultsVersion: number, what: string): XpbdSnapshot {
@@ -96,6 +107,7 @@ export function readSnapshotSections(sections: readonly ContainerSection[], defa
     let colliders: ContainerSection | undefined;
     let options = "";
     const bodies: ContainerSection[] = [];
+    const topologies: ContainerSection[] = [];
     for (const section of sections) {
         switch (section.tag) {
             case "WRLD":
@@ -103,6 +115,9 @@ export function readSnapshotSections(sections: readonly ContainerSection[], defa
                 break;
             case "BODY":
                 bodies.push(section);
+                break;
+            case "TOPO":
+                topologies.push(section);
                 break;
             case "COLL":
                 colliders = once(colliders, section, what);
@@ -146,7 +161,7 @@ export function readSnapshotSections(sections: readonly ContainerSection[], defa
         lastAir,
         substeps,
         iterations,
-        bodies: readBodies(bodies, what),
+        bodies: readBodies(bodies, topologies, what),
         colliders: readColliders(colliders, colliderCount, what),
         options,
     };
@@ -154,7 +169,7 @@ export function readSnapshotSections(sections: readonly ContainerSection[], defa
     return snapshot;
 }
 
-function readBodies(sections: readonly ContainerSection[], what: string): XpbdBodySnapshot[] {
+function readBodies(sections: readonly ContainerSection[], topologies: readonly ContainerSection[], what: string): XpbdBodySnapshot[] {
     const bodies: XpbdBodySnapshot[] = new Array<XpbdBodySnapshot>(sections.length);
     for (const section of sections) {
         const r = section.payload;
@@ -197,9 +212,69 @@ function readBodies(sections: readonly ContainerSection[], what: string): XpbdBo
             pinWeights,
             pinTargetsStart,
             pinTargetsEnd,
+            topology: null,
         };
     }
+    for (const section of topologies) {
+        const r = section.payload;
+        const index = r.u32();
+        const body = index < bodies.length ? bodies[index] : undefined;
+        if (body === undefined || body.topology !== null) {
+            throw new XpbdDataError("malformed", `${what} TOPO section has index ${index}, out of range or repeated`);
+        }
+        body.topology = readTopology(r, body.particleCount, `${what} body ${index}`);
+    }
     return bodies;
+}
+
+function topologyPayload(index: number, n: number, t: XpbdTopologySnapshot): Uint8Array {
+    return new PayloadWriter()
+        .u32(index)
+        .u32(n)
+        .u32(t.triangles.length / 3)
+        .u32(t.stretch.length / 2)
+        .u32(t.shear.length / 2)
+        .u32(t.bend.length / 4)
+        .u32(t.tornParticles)
+        .u32(t.exhausted ? FLAG_EXHAUSTED : 0)
+        .u32s(t.triangles)
+        .u32s(t.stretch)
+        .u32s(t.shear)
+        .u32s(t.bend)
+        .f64s(t.restPositions)
+        .f64s(t.masses)
+        .bytes(t.torn)
+        .result();
+}
+
+function readTopology(r: PayloadReader, n: number, name: string): XpbdTopologySnapshot {
+    if (r.u32() !== n) {
+        throw new XpbdDataError("malformed", `${name} TOPO section disagrees with its BODY section on the number of particles`);
+    }
+    const [triangles, stretch, shear, bend] = [3, 2, 2, 4].map((arity) => arity * r.u32());
+    const tornParticles = r.u32();
+    const flags = r.u32();
+    if ((flags & ~FLAG_EXHAUSTED) !== 0) {
+        throw new XpbdDataError("malformed", `${name} topology has unknown flags ${flags}`);
+    }
+    // Checked against what is left before anything is allocated, as for BODY.
+    const needed = 4 * (triangles + stretch + shear + bend) + 8 * 4 * n + n;
+    if (needed !== r.remaining) {
+        throw new XpbdDataError("malformed", `${name} topology needs ${needed} more bytes; its section has ${r.remaining}`);
+    }
+    const topology: XpbdTopologySnapshot = {
+        triangles: Int32Array.from(r.u32s(triangles)),
+        stretch: Int32Array.from(r.u32s(stretch)),
+        shear: Int32Array.from(r.u32s(shear)),
+        bend: Int32Array.from(r.u32s(bend)),
+        restPositions: r.f64s(3 * n),
+        masses: r.f64s(n),
+        torn: r.bytes(n),
+        tornParticles,
+        exhausted: (flags & FLAG_EXHAUSTED) !== 0,
+    };
+    r.end();
+    return topology;
 }
 
 function readColliders(section: ContainerSection | undefined, count: number, what: string): XpbdColliderSnapshot[] | null {

@@ -20,6 +20,7 @@ import type { Collider } from "./collider.js";
 import { LATEST_DEFAULTS_VERSION } from "./defaults.js";
 import { XpbdDataError } from "./snapshotError.js";
 import type { SoftBody } from "./softBody.js";
+import { captureTopology, checkTopologyFits, restoreTopology, validateTopology, type XpbdTopologySnapshot } from "./topologySnapshot.js";
 import { MAX_COORDINATE, type XpbdWorld } from "./xpbdWorld.js";
 
 /** The snapshot format this build writes (and the newest it reads). */
@@ -55,6 +56,8 @@ export interface XpbdBodySnapshot {
     pinTargetsStart: Float64Array;
     /** Pin targets at the end of the next step. */
     pinTargetsEnd: Float64Array;
+    /** A cloth that may tear: its topology as tearing left it (particles made, triangles, masses, constraints). Else null. */
+    topology: XpbdTopologySnapshot | null;
 }
 
 /** The state of one collider of a core world: 20 numbers. */
@@ -103,8 +106,18 @@ export interface CaptureWorldStateOptions {
 
 const COLLIDER_STATE = 20;
 
-/** CRC-32 of a body's particle count, rest positions and constraint index lists: equal for the same mesh built the same way. */
+/**
+ * CRC-32 of a body's particle count, rest positions and constraint index lists: equal for the same mesh built the
+ * same way. For a cloth that may tear, of what tearing never changes: the particles it was built with (count and
+ * rest positions), its capacity and its number of triangles.
+ */
 export function bodyFingerprint(body: SoftBody): number {
+    const tearing = body.tearing;
+    if (tearing !== null) {
+        const built = body.particleCount - tearing.tornParticles;
+        const crc = crc32Of(new Uint32Array([built, body.particleCapacity, body.triangles.length]));
+        return crc32Of(body.restPositions.subarray(0, 3 * built), crc);
+    }
     let crc = crc32Of(new Uint32Array([body.particleCount]));
     crc = crc32Of(body.restPositions, crc);
     crc = crc32Of(body.triangles, crc);
@@ -133,21 +146,24 @@ export function captureWorldState(world: XpbdWorld, options: CaptureWorldStateOp
 }
 
 function captureBody(body: SoftBody): XpbdBodySnapshot {
+    // Per-particle arrays have room for the particles a tear may add: the first n are the state.
+    const n = body.particleCount;
     return {
-        particleCount: body.particleCount,
+        particleCount: n,
         fingerprint: bodyFingerprint(body),
         sleeping: body.sleeping,
         wakeRequested: body._wakeRequested,
         pinsDirty: body.pins.dirty,
         slowTime: body._slowTime,
-        positions: body.positions.slice(),
-        previousPositions: body.previousPositions.slice(),
-        velocities: body.velocities.slice(),
-        validPositions: body._validPositions.slice(),
-        externalForces: body.externalForces.slice(),
-        pinWeights: body.pins.weights.slice(),
-        pinTargetsStart: body.pins.targetsStart.slice(),
-        pinTargetsEnd: body.pins.targetsEnd.slice(),
+        positions: body.positions.slice(0, 3 * n),
+        previousPositions: body.previousPositions.slice(0, 3 * n),
+        velocities: body.velocities.slice(0, 3 * n),
+        validPositions: body._validPositions.slice(0, 3 * n),
+        externalForces: body.externalForces.slice(0, 3 * n),
+        pinWeights: body.pins.weights.slice(0, n),
+        pinTargetsStart: body.pins.targetsStart.slice(0, 3 * n),
+        pinTargetsEnd: body.pins.targetsEnd.slice(0, 3 * n),
+        topology: captureTopology(body),
     };
 }
 
@@ -233,6 +249,9 @@ function validateBody(body: XpbdBodySnapshot, name: string): void {
             throw new XpbdDataError("invalid", `${name} pin weight of particle ${p} is ${w}, outside [0, 1]`);
         }
     }
+    if (body.topology !== null) {
+        validateTopology(body.topology, n, MAX_COORDINATE, name);
+    }
 }
 
 function validateCollider(collider: XpbdColliderSnapshot, name: string): void {
@@ -308,9 +327,7 @@ export function restoreWorldState(world: XpbdWorld, snapshot: XpbdSnapshot, opti
  * and fingerprint). `stateName` and `bodyName` name them in the message.
  */
 export function checkBodyFits(state: XpbdBodySnapshot, body: SoftBody, stateName: string, bodyName: string): void {
-    if (state.particleCount !== body.particleCount) {
-        throw new XpbdDataError("mismatch", `${stateName} has ${state.particleCount} particles, ${bodyName} has ${body.particleCount}`);
-    }
+    checkTopologyFits(state.topology, state.particleCount, body, stateName, bodyName);
     const fingerprint = bodyFingerprint(body);
     if (state.fingerprint !== fingerprint) {
         throw new XpbdDataError(
@@ -330,9 +347,14 @@ function restoreBody(body: SoftBody, state: XpbdBodySnapshot): void {
     body.pins.weights.set(state.pinWeights);
     body.pins.targetsStart.set(state.pinTargetsStart);
     body.pins.targetsEnd.set(state.pinTargetsEnd);
-    // The pin lists, tethers and inverse masses follow the weights now; a snapshot taken before a pending rebuild
-    // rebuilds again at the next step, as the original would have (the rebuild is deterministic).
-    body._rebuildPins();
+    // The pin lists, tethers and inverse masses follow the weights now (and the topology, for a cloth that tears); a
+    // snapshot taken before a pending rebuild rebuilds again at the next step, as the original would have (the
+    // rebuild is deterministic).
+    if (state.topology !== null) {
+        restoreTopology(body, state.particleCount, state.topology);
+    } else {
+        body._rebuildPins();
+    }
     body.pins.dirty = state.pinsDirty;
     body.sleeping = state.sleeping;
     body._slowTime = state.slowTime;

@@ -197,6 +197,68 @@ describe("ClothImpostor tearing", () => {
         }
     });
 
+    it("restores a state saved before the tear (the mesh closes, the same tear follows) and a torn one into a fresh scene", async () => {
+        const b = banner(h, { tearRatio: 1.5 });
+        const { cloth, mesh } = b;
+        const particles = cloth.body.particleCount;
+        const vertices = mesh.getTotalVertices();
+        const before = b.plugin.saveState();
+        pullApart(h, b, 0.75, 90);
+        const torn = b.plugin.saveState();
+        const tornPositions = cloth.body.positions.slice(0, 3 * cloth.body.particleCount);
+        const tornCount = cloth.body.particleCount;
+        expect(tornCount).toBeGreaterThan(particles + 5);
+
+        /** Every render vertex follows a particle the body has, and sits where it is; the render triangles are the body's. */
+        const expectMeshFollowsBody = (c: ClothImpostor, m: Mesh) => {
+            c.updateRenderMesh();
+            const body = c.body;
+            const positions = m.getVerticesData(VertexBuffer.PositionKind)!;
+            const inverse = m.computeWorldMatrix(true).clone().invert().m;
+            let worst = 0;
+            for (let v = 0; v < m.getTotalVertices(); v++) {
+                const p = c.vertexToParticle[v];
+                expect(p).toBeLessThan(body.particleCount);
+                const [x, y, z] = [body.positions[3 * p], body.positions[3 * p + 1], body.positions[3 * p + 2]];
+                worst = Math.max(
+                    worst,
+                    Math.abs(positions[3 * v] - (x * inverse[0] + y * inverse[4] + z * inverse[8] + inverse[12])),
+                    Math.abs(positions[3 * v + 1] - (x * inverse[1] + y * inverse[5] + z * inverse[9] + inverse[13])),
+                );
+            }
+            expect(worst).toBeLessThan(1e-5);
+            const indices = m.getIndices()!;
+            for (let k = 0; k < body.triangles.length; k++) {
+                expect(c.vertexToParticle[indices[k]]).toBe(body.triangles[k]);
+            }
+        };
+
+        // Back to before the tear: whole again (one piece), and its mesh closed over the vertices the tear added.
+        b.plugin.restoreState(before);
+        b.left.position.x = 0;
+        b.right.position.x = 0;
+        expect(cloth.body.particleCount).toBe(particles);
+        expect(new Set(pieces(cloth)).size).toBe(1);
+        expectMeshFollowsBody(cloth, mesh);
+        // The same pull tears it the same way again, bit for bit.
+        pullApart(h, b, 0.75, 90);
+        expect(cloth.body.particleCount).toBe(tornCount);
+        expect(Array.from(cloth.body.positions.subarray(0, 3 * tornCount))).toEqual(Array.from(tornPositions));
+
+        // The torn state into a fresh scene built the same way: the body is torn, its mesh opens along the tear.
+        const h2 = await createHavokScene();
+        try {
+            const fresh = banner(h2, { tearRatio: 1.5 });
+            fresh.plugin.restoreState(torn);
+            expect(fresh.cloth.body.particleCount).toBe(tornCount);
+            expect(fresh.mesh.getTotalVertices()).toBe(vertices + tornCount - particles);
+            expectMeshFollowsBody(fresh.cloth, fresh.mesh);
+            expect(Array.from(fresh.cloth.body.positions.subarray(0, 3 * tornCount))).toEqual(Array.from(tornPositions));
+        } finally {
+            h2.dispose();
+        }
+    });
+
     it("with tearing off, the same pull only stretches the cloth", () => {
         const b = banner(h, {});
         const vertices = b.mesh.getTotalVertices();

@@ -116,8 +116,8 @@ describe("parseSnapshot refuses bad data, each kind with its own error", () => {
             view.setUint32(24, crc32(bytes.subarray(32)), true);
             return bytes;
         };
-        expect(errorOf(() => parseSnapshot(withSection("TOPO"))).message).toBe(
-            'snapshot has a section "TOPO" that this build of babylon-xpbd cannot read (written by a newer version?)',
+        expect(errorOf(() => parseSnapshot(withSection("FUTR"))).message).toBe(
+            'snapshot has a section "FUTR" that this build of babylon-xpbd cannot read (written by a newer version?)',
         );
         expect(parseSnapshot(withSection("note")).bodies.length).toBe(3);
     });
