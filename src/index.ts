@@ -27,6 +27,8 @@ export {
 export { CLOTH_IMPOSTOR_DEFAULTS, ClothImpostor, type ClothImpostorOptions, type ClothTearEvent } from "./babylon/clothImpostor.js";
 export { SOFT_BODY_IMPOSTOR_DEFAULTS, SoftBodyImpostor, type SoftBodyImpostorOptions } from "./babylon/softBodyImpostor.js";
 export type { PinTarget } from "./babylon/pinTargets.js";
+export type { XpbdParticlePick } from "./babylon/particlePicking.js";
+export { DEFAULT_GRAB_STIFFNESS } from "./core/particleGrab.js";
 export { SoftBodyEventType } from "./core/eventQueue.js";
 export { getDefaults, LATEST_DEFAULTS_VERSION } from "./core/defaults.js";
 export { XpbdDataError, type XpbdDataErrorReason } from "./core/snapshotError.js";

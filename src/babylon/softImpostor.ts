@@ -14,6 +14,7 @@ import {
     complianceFromStiffness,
     finiteNonNegative,
     mask32,
+    ParticleGrab,
     positiveFinite,
     getDefaults,
     SoftBodyEventType,
@@ -214,6 +215,7 @@ export abstract class SoftImpostor {
     private readonly _event: SoftImpostorEvent;
     private readonly _meshDisposeObserver: Nullable<Observer<Node>>;
     private readonly _drivers: PinDriver[] = [];
+    private readonly _grab = new ParticleGrab();
     private readonly _impulseRadius: number;
     private readonly _tmp = new Float64Array(3);
 
@@ -606,6 +608,43 @@ export abstract class SoftImpostor {
     }
 
     /**
+     * Starts dragging `particle` towards `target` (world, m), as with the pointer: the particle becomes a soft pin
+     * of weight `stiffness` (in (0, 1]; 1 moves it exactly with the target) until {@link release}, which gives it back
+     * the pin weight and target it had. One particle at a time: a second grab releases the first. Find the particle
+     * under the pointer with `XpbdPlugin.pickParticle`.
+     * @param particle - a particle index (not a render vertex: see {@link vertexToParticle})
+     * @param stiffness - default `DEFAULT_GRAB_STIFFNESS` (0.9: about 1 mm of lag per newton of pull)
+     * @throws RangeError for a particle out of range, a stiffness outside (0, 1] or a target that is not finite;
+     *   Error for a particle that is fixed (pin weight 1) or follows a {@link pinTo} target
+     */
+    public grab(particle: number, target: Vector3, stiffness?: number): void {
+        if (this.isPinDriven(particle)) {
+            throw new Error(`${this._caller}.grab: particle ${particle} follows a pinTo target; unpin it to drag it`);
+        }
+        this._grab.grab(this.body, particle, target.x, target.y, target.z, stiffness);
+    }
+
+    /** Moves the target of the grabbed particle (world, m), waking the body; does nothing when none is grabbed. */
+    public moveGrab(target: Vector3): void {
+        this._grab.move(this.body, target.x, target.y, target.z);
+    }
+
+    /** Lets the grabbed particle go (with the velocity it has); does nothing when none is grabbed. */
+    public release(): void {
+        this._grab.release(this.body);
+    }
+
+    /** The particle held by {@link grab}, or −1. */
+    public get grabbedParticle(): number {
+        return this._grab.particle;
+    }
+
+    /** Whether a {@link pinTo} target moves `particle` (a particle index). */
+    public isPinDriven(particle: number): boolean {
+        return this._drivers.some((driver) => driver.particles.includes(particle));
+    }
+
+    /**
      * Writes the simulated shape into the render mesh now (done automatically before each render after a step, or
      * after the mesh moved). Does nothing once the impostor is disposed: the mesh keeps its last shape.
      */
@@ -625,6 +664,7 @@ export abstract class SoftImpostor {
         }
         this._disposed = true;
         this.mesh.onDisposeObservable.remove(this._meshDisposeObserver);
+        this.release();
         this.plugin._removeImpostor(this);
         this._drivers.length = 0;
         this.onDisposeObservable.notifyObservers(this);

@@ -11,6 +11,7 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin";
 import type { PhysicsEngine } from "@babylonjs/core/Physics/v2/physicsEngine";
 import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody";
+import type { Ray } from "@babylonjs/core/Culling/ray";
 import {
     finiteNonNegative,
     finiteVector3,
@@ -25,6 +26,7 @@ import {
 } from "../core/index.js";
 import { HavokColliderSync } from "./havokColliderSync.js";
 import { havokStepSeconds } from "./havokStepTime.js";
+import { pickParticle, type XpbdParticlePick } from "./particlePicking.js";
 import { restorePluginState, savePluginState } from "./pluginState.js";
 import type { SoftImpostor } from "./softImpostor.js";
 
@@ -381,6 +383,16 @@ export class XpbdPlugin {
     public restoreState(snapshot: XpbdSnapshot): void {
         this._checkUsable("XpbdPlugin.restoreState");
         restorePluginState(this, snapshot);
+    }
+
+    /**
+     * The particle under `ray` (for instance `scene.createPickingRay` at the pointer), for dragging it with
+     * `impostor.grab(pick.particle, target)`: the first impostor surface along the ray and the grabbable corner of
+     * the triangle hit nearest to where it hit (see {@link XpbdParticlePick}); null when there is none within
+     * `ray.length`. Visits every triangle of every impostor: call it on pointer events.
+     */
+    public pickParticle(ray: Ray): Nullable<XpbdParticlePick> {
+        return pickParticle(this._impostors, ray);
     }
 
     /** Returns "XpbdPlugin". */

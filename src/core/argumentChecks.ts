@@ -25,6 +25,15 @@ export function positiveInteger(value: number, name: string): number {
     return value;
 }
 
+/** Returns `value` if it is an integer in [0, `count`) (an index into `count` things); otherwise throws naming `name`. */
+export function indexBelow(value: number, count: number, name: string): number {
+    requireNumber(value, name);
+    if (!Number.isInteger(value) || value < 0 || value >= count) {
+        throw new RangeError(`${name} ${value} is out of range [0, ${count})`);
+    }
+    return value;
+}
+
 /** Returns `value` if it is a finite number; otherwise throws naming `name`. */
 export function finiteNumber(value: number, name: string): number {
     requireNumber(value, name);

@@ -19,6 +19,8 @@ export { DistanceConstraints } from "./distanceConstraints.js";
 export { EventQueue, SoftBodyEventType } from "./eventQueue.js";
 export { ParticleContacts } from "./particleContacts.js";
 export { PinConstraints } from "./pinConstraints.js";
+export { DEFAULT_GRAB_STIFFNESS, ParticleGrab } from "./particleGrab.js";
+export { rayHitsBody } from "./rayPick.js";
 export { type BendModel, type BendSet, SOFT_BODY_DEFAULTS, SoftBody, type SoftBodyOptions } from "./softBody.js";
 export { StepStats } from "./stepStats.js";
 export { SubstepContext } from "./substepContext.js";

@@ -1,4 +1,4 @@
-import { unitInterval } from "./argumentChecks.js";
+import { indexBelow, unitInterval } from "./argumentChecks.js";
 import { pinComplianceFromWeight } from "./stiffness.js";
 import type { SubstepContext } from "./substepContext.js";
 
@@ -47,9 +47,7 @@ export class PinConstraints {
     /** Sets the pin weight of a particle (0 frees it). Throws a RangeError outside [0, 1]. */
     public setWeight(particle: number, weight: number): void {
         unitInterval(weight, `pin weight of particle ${particle}`);
-        if (!(particle >= 0 && particle < this.weights.length) || !Number.isInteger(particle)) {
-            throw new RangeError(`particle index ${particle} is out of range [0, ${this.weights.length})`);
-        }
+        indexBelow(particle, this.weights.length, "particle index");
         if (this.weights[particle] !== weight) {
             this.weights[particle] = weight;
             this.dirty = true;
