@@ -11,6 +11,7 @@ import { flag } from "./demos/flag.js";
 import { hangingCloth } from "./demos/hangingCloth.js";
 import { inspectorShowcase } from "./demos/inspectorShowcase.js";
 import { jelly } from "./demos/jelly.js";
+import { enableParticleDragging } from "./demos/particleDragging.js";
 import { stress } from "./demos/stress.js";
 import { tear } from "./demos/tear.js";
 import { twoWay } from "./demos/twoWay.js";
@@ -65,10 +66,14 @@ function demoFromHash(): Demo {
     return demos.find((d) => d.id === id) ?? defaultDemo;
 }
 
+/** Removes the current demo's pointer dragging (every demo gets it: press on a cloth or jelly to drag it). */
+let stopDragging = (): void => undefined;
+
 async function load(demo: Demo): Promise<void> {
     const { scene: previous, demo: previousDemo } = playground;
     playground.scene = undefined;
     playground.demo = undefined;
+    stopDragging();
     previousDemo?.handle.dispose();
     previous?.dispose();
     controlsPanel.replaceChildren();
@@ -76,6 +81,7 @@ async function load(demo: Demo): Promise<void> {
 
     const scene = new Scene(engine);
     const handle = await demo.create(scene, await havokReady);
+    stopDragging = enableParticleDragging(scene, handle.xpbd);
     playground.scene = scene;
     playground.demo = { id: demo.id, title: demo.title, handle };
     picker.value = demo.id;
