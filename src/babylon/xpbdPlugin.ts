@@ -192,6 +192,7 @@ export class XpbdPlugin {
     public profile: boolean;
 
     private readonly _impostors: SoftImpostor[] = [];
+    private _lastStepSeconds = 1 / 60;
     private readonly _colliders: HavokColliderSync;
     private readonly _beforePhysicsObserver: Nullable<Observer<Scene>>;
     private readonly _afterPhysicsObserver: Nullable<Observer<Scene>>;
@@ -395,6 +396,11 @@ export class XpbdPlugin {
         return pickParticle(this._impostors, ray);
     }
 
+    /** Length (s) of the last step, Havok's; 1/60 before the first. */
+    public get lastStepSeconds(): number {
+        return this._lastStepSeconds;
+    }
+
     /** Returns "XpbdPlugin". */
     public getClassName(): string {
         return "XpbdPlugin";
@@ -483,6 +489,7 @@ export class XpbdPlugin {
             // `havok.setTimeStep(0)`: Havok stands still, and so does the soft world (soft time stays Havok time).
             return;
         }
+        this._lastStepSeconds = dt;
         const g = this.physicsEngine.gravity;
         this.world.gravity[0] = g.x;
         this.world.gravity[1] = g.y;

@@ -83,3 +83,13 @@ export {
 export { XpbdWorldRecorder, type XpbdWorldRecorderOptions } from "./worldRecorder.js";
 export { XpbdReplayer, type XpbdReplayerOptions, type XpbdReplayReport } from "./replayer.js";
 export { parseReplay, serializeReplay, type ParseReplayOptions } from "./replayFormat.js";
+export {
+    diagnose,
+    COLLAPSE_THRESHOLD,
+    JITTER_THICKNESSES,
+    PIN_STRETCH_THRESHOLD,
+    SLOW_STEP_PROJECTIONS,
+    STRETCH_THRESHOLD,
+    type DiagnosisFinding,
+    type DiagnosisRule,
+} from "./diagnosis.js";

@@ -2,6 +2,7 @@
 import { AccordionSection } from "@babylonjs/inspector";
 import type { ReactElement } from "react";
 import type { SoftImpostor } from "../babylon/softImpostor.js";
+import { DiagnosisPanel } from "./diagnosisPanel.js";
 import { HeatmapPanel } from "./heatmapPanel.js";
 import type { XpbdInspectorSession } from "./inspectorSession.js";
 import { ParametersPanel } from "./parametersPanel.js";
@@ -12,6 +13,7 @@ export const SECTION_TITLES = {
     parameters: "Soft body parameters",
     pins: "Pin weights",
     heatmap: "Residual heatmap",
+    diagnosis: "Diagnosis",
 } as const;
 
 /** The impostor's panels as accordion sections (keyed by the impostor, so switching bodies starts fresh). */
@@ -26,6 +28,9 @@ export function impostorSections(impostor: SoftImpostor, session: XpbdInspectorS
         </AccordionSection>,
         <AccordionSection key={`heatmap-${key}`} title={SECTION_TITLES.heatmap}>
             <HeatmapPanel impostor={impostor} session={session} />
+        </AccordionSection>,
+        <AccordionSection key={`diagnosis-${key}`} title={SECTION_TITLES.diagnosis}>
+            <DiagnosisPanel impostor={impostor} />
         </AccordionSection>,
     ];
 }

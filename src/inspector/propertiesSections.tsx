@@ -5,6 +5,7 @@
 import { PropertiesServiceIdentity, type IPropertiesService, type IService, type ServiceDefinition } from "@babylonjs/inspector";
 import type { ReactElement } from "react";
 import type { SoftImpostor } from "../babylon/softImpostor.js";
+import { DiagnosisPanel } from "./diagnosisPanel.js";
 import { HeatmapPanel } from "./heatmapPanel.js";
 import { impostorOfEntity } from "./inspectorSession.js";
 import { SECTION_TITLES } from "./impostorSections.js";
@@ -37,6 +38,7 @@ const definition: ServiceDefinition<[], [IPropertiesService, Sessions]> = {
             properties.addSection({ identity: SECTION_TITLES.parameters, order: 5 }),
             properties.addSection({ identity: SECTION_TITLES.pins, order: 6, collapseByDefault: true }),
             properties.addSection({ identity: SECTION_TITLES.heatmap, order: 7, collapseByDefault: true }),
+            properties.addSection({ identity: SECTION_TITLES.diagnosis, order: 8 }),
             properties.addSectionContent<Simulated>({
                 key: "XpbdImpostorProperties",
                 predicate: isSimulated,
@@ -56,6 +58,10 @@ const definition: ServiceDefinition<[], [IPropertiesService, Sessions]> = {
                         component: panel((impostor, session) => (
                             <HeatmapPanel key={impostor.mesh.uniqueId} impostor={impostor} session={session} />
                         )),
+                    },
+                    {
+                        section: SECTION_TITLES.diagnosis,
+                        component: panel((impostor) => <DiagnosisPanel key={impostor.mesh.uniqueId} impostor={impostor} />),
                     },
                 ],
             }),

@@ -386,6 +386,40 @@ describe("Inspector soft-body panes (#inspector)", () => {
         await pane.getByRole("button", { name: "Record replay" }).waitFor();
     });
 
+    test("the Diagnosis section names what looks wrong: a rubbery trampoline is stringy at its pins, a stiff one is not", async () => {
+        const pinRow = pane.locator('[data-diagnosis="pinStretch"]');
+        const section = pane.getByRole("button", { name: "Diagnosis", exact: true });
+        await section.waitFor();
+        if ((await pane.getByText(/No symptom|Try:/).count()) === 0) await section.click();
+        // Stiff, with its tethers: no edge at a corner pin is 10% long (the section polls at 2 Hz).
+        await onCloth(page, (cloth) => {
+            cloth.stretchStiffness = 1;
+            cloth.body.tethers.enabled = true;
+        });
+        await waitForFrames(page, 30);
+        await page.waitForTimeout(600);
+        expect(await pinRow.count()).toBe(0);
+        // Rubbery and without tethers, held by its four corners: the load pulls the edges at the corners out.
+        await onCloth(page, (cloth) => {
+            cloth.stretchStiffness = 0.05;
+            cloth.body.tethers.enabled = false;
+        });
+        await pinRow.waitFor({ timeout: 60_000 });
+        const shown = (await pinRow.textContent()) ?? "";
+        console.log(`Diagnosis row: ${shown}`);
+        expect(shown).toContain("Stringy cloth next to a pin");
+        expect(shown).toContain("grade the pin weights");
+        // The figure shown is above the threshold it names.
+        const [figure, threshold] = [...shown.matchAll(/(\d+\.\d+)/g)].map((m) => Number(m[1]));
+        expect(figure).toBeGreaterThan(threshold);
+        await saveScreenshot(page, "inspector-diagnosis");
+        await onCloth(page, (cloth) => {
+            cloth.stretchStiffness = 0.95;
+            cloth.body.tethers.enabled = true;
+        });
+        await waitForFrames(page, 60);
+    });
+
     test("the Statistics pane has a soft-body section", async () => {
         await page.locator('button[name="selectedTab"][value="Statistics"]').click();
         const section = page.getByText("Soft bodies (XPBD)");
