@@ -341,6 +341,72 @@ describe.each(cases)("demo #$id", ({ id, frames, settle: settling }) => {
         expect(stats.nonBackgroundFraction).toBeGreaterThan(0.2);
     });
 
+    if (id === "cape") {
+        test("the cape is lit on both faces: seen from either side it is comparably bright (screenshots saved)", async () => {
+            /** Mean luminance (0–255) of the cape's pixels and their count, the camera 3 m out along ±its mean normal. */
+            const view = (side: number) =>
+                demo.page.evaluate(async (sign) => {
+                    const scene = window.__playground.scene!;
+                    const cape = window.__playground.demo!.handle.xpbd.impostors[0];
+                    const x = cape.body.positions;
+                    const t = cape.body.triangles;
+                    // The cape alone, on black: every lit pixel is the cape's.
+                    scene.meshes.forEach((mesh) => (mesh.isVisible = mesh === cape.mesh));
+                    scene.clearColor.set(0, 0, 0, 1);
+                    const centre = cape.getCenterOfMass();
+                    const normal = centre.scale(0);
+                    for (let k = 0; k < t.length; k += 3) {
+                        const [a, b, c] = [3 * t[k], 3 * t[k + 1], 3 * t[k + 2]];
+                        const e1 = [x[b] - x[a], x[b + 1] - x[a + 1], x[b + 2] - x[a + 2]];
+                        const e2 = [x[c] - x[a], x[c + 1] - x[a + 1], x[c + 2] - x[a + 2]];
+                        normal.x += e1[1] * e2[2] - e1[2] * e2[1];
+                        normal.y += e1[2] * e2[0] - e1[0] * e2[2];
+                        normal.z += e1[0] * e2[1] - e1[1] * e2[0];
+                    }
+                    normal.normalize();
+                    const camera = scene.activeCamera as unknown as { setPosition(p: unknown): void; setTarget(p: unknown): void };
+                    camera.setTarget(centre);
+                    camera.setPosition(centre.add(normal.scale(3 * sign)));
+                    await new Promise<void>((resolve) => {
+                        let frames = 0;
+                        const observer = scene.onAfterRenderObservable.add(() => {
+                            if (++frames === 3) {
+                                scene.onAfterRenderObservable.remove(observer);
+                                resolve();
+                            }
+                        });
+                    });
+                    const source = scene.getEngine().getRenderingCanvas()!;
+                    const copy = document.createElement("canvas");
+                    [copy.width, copy.height] = [source.width, source.height];
+                    const ctx = copy.getContext("2d", { willReadFrequently: true })!;
+                    ctx.drawImage(source, 0, 0);
+                    const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
+                    let sum = 0;
+                    let count = 0;
+                    for (let i = 0; i < data.length; i += 4) {
+                        const luminance = 0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2];
+                        if (data[i] + data[i + 1] + data[i + 2] > 0) {
+                            sum += luminance;
+                            count++;
+                        }
+                    }
+                    return { mean: count > 0 ? sum / count : 0, pixels: count, share: count / (copy.width * copy.height) };
+                }, side);
+            const one = await view(1);
+            await saveScreenshot(demo.page, "cape-side-a");
+            const other = await view(-1);
+            await saveScreenshot(demo.page, "cape-side-b");
+            const ratio = Math.min(one.mean, other.mean) / Math.max(one.mean, other.mean);
+            console.log(`#cape faces: ${JSON.stringify(one)} and ${JSON.stringify(other)}; darker / brighter ${ratio.toFixed(2)}`);
+            // The cape fills a real part of each view, and neither face is dark: a one-sided material renders its back
+            // face black (culled, or lit from behind), a ratio near 0.
+            expect(one.share).toBeGreaterThan(0.02);
+            expect(other.share).toBeGreaterThan(0.02);
+            expect(ratio).toBeGreaterThan(0.5);
+        });
+    }
+
     test("reports no console errors, failed requests or missing side-effect imports", () => {
         expect(demo.errors).toEqual([]);
     });
