@@ -5,7 +5,7 @@ import type { Nullable } from "@babylonjs/core/types";
 import { rayHitsBody } from "../core/index.js";
 import type { SoftImpostor } from "./softImpostor.js";
 
-/** What {@link pickParticle} found. */
+/** What `XpbdPlugin.pickParticle` found. */
 export interface XpbdParticlePick {
     /** The impostor hit first along the ray. */
     impostor: SoftImpostor;
