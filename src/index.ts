@@ -15,15 +15,14 @@ export {
     type XpbdPluginOptions,
     type XpbdPluginTimings,
 } from "./babylon/xpbdPlugin.js";
+export { SoftImpostor, type SoftImpostorEvent } from "./babylon/softImpostor.js";
 export {
     SOFT_IMPOSTOR_DEFAULTS,
-    SoftImpostor,
     type ResolvedSoftImpostorOptions,
-    type SoftImpostorEvent,
     type SoftImpostorKind,
     type SoftImpostorOptions,
     type SoftImpostorOptionValues,
-} from "./babylon/softImpostor.js";
+} from "./babylon/softImpostorOptions.js";
 export { CLOTH_IMPOSTOR_DEFAULTS, ClothImpostor, type ClothImpostorOptions, type ClothTearEvent } from "./babylon/clothImpostor.js";
 export { SOFT_BODY_IMPOSTOR_DEFAULTS, SoftBodyImpostor, type SoftBodyImpostorOptions } from "./babylon/softBodyImpostor.js";
 export type { PinTarget } from "./babylon/pinTargets.js";

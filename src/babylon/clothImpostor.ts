@@ -18,7 +18,8 @@ import {
 import { applyWeldBinding, buildClothTopology, TearBinding, type ClothTopologyReport, type TearBindingChange } from "../meshing/index.js";
 import { readMeshData } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
-import { coreOptions, massSource, SoftImpostor, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostor.js";
+import { SoftImpostor } from "./softImpostor.js";
+import { coreOptions, massSource, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostorOptions.js";
 import { XpbdPlugin } from "./xpbdPlugin.js";
 
 /** Options of a {@link ClothImpostor}; see {@link SoftImpostorOptions} for the shared ones. */

@@ -8,7 +8,8 @@ import { getDefaults, resolveDefaultsVersion, SoftBody, type SoftBodyImpostorDef
 import { applyTetBinding, bindToTets, tetEdges, tetrahedralize, tetResolution, type TetBinding } from "../meshing/index.js";
 import { readMeshData, transformPoints } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
-import { coreOptions, massSource, SoftImpostor, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostor.js";
+import { SoftImpostor } from "./softImpostor.js";
+import { coreOptions, massSource, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostorOptions.js";
 import { XpbdPlugin } from "./xpbdPlugin.js";
 
 /** Options of a {@link SoftBodyImpostor}; see {@link SoftImpostorOptions} for the shared ones. */

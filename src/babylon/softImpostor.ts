@@ -1,7 +1,7 @@
 /**
  * The part shared by {@link ClothImpostor} and {@link SoftBodyImpostor}: the render mesh and its core
- * {@link SoftBody}, option properties (stiffness sliders in [0, 1] mapped with `complianceFromStiffness`), pins in
- * render-vertex indices, body-level queries and pushes, observables and disposal.
+ * {@link SoftBody}, pins in render-vertex indices, body-level queries and pushes, observables and disposal. The
+ * option properties are in `softImpostorProperties.ts`, the option types and their mapping in `softImpostorOptions.ts`.
  */
 import type { Nullable } from "@babylonjs/core/types";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable";
@@ -9,97 +9,12 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { Logger } from "@babylonjs/core/Misc/logger";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import type { Node } from "@babylonjs/core/node";
-import {
-    booleanValue,
-    complianceFromStiffness,
-    finiteNonNegative,
-    mask32,
-    ParticleGrab,
-    positiveFinite,
-    getDefaults,
-    SoftBodyEventType,
-    unitInterval,
-    type SoftBody,
-    type SoftBodyOptions,
-} from "../core/index.js";
+import { ParticleGrab, SoftBodyEventType, unitInterval, type SoftBody } from "../core/index.js";
 import type { RenderMeshSync } from "./renderMeshSync.js";
 import { PinDriver, type PinTarget } from "./pinTargets.js";
 import type { XpbdPlugin } from "./xpbdPlugin.js";
-
-/** Which kind of impostor: a triangle-mesh cloth or a tetrahedral soft body. */
-export type SoftImpostorKind = "cloth" | "softBody";
-
-/** Options shared by both impostors; every field has a default. Stiffnesses are sliders in [0, 1]. */
-export interface SoftImpostorOptions {
-    /** Total mass in kg, spread over the particles by area (cloth) or volume (soft body). Default 1, or what `density` gives. */
-    mass?: number;
-    /**
-     * Density, used when `mass` is not given: kg/m² of rest area for a cloth (its fabric weight; 0.45 for denim), kg/m³
-     * of the closed mesh's volume for a soft body (1,050 for a jelly). Default none (then `mass` is 1 kg). The presets
-     * ({@link ClothPresets}, {@link SoftBodyPresets}) give one, so that `{ ...ClothPresets.denim, mass: 0.4 }` overrides it.
-     */
-    density?: number;
-    /**
-     * Resistance to stretching, in [0, 1]: 1 is inextensible (compliance 0); each 1/6 below is one decade more
-     * compliance, down to 1e-2 m/N at 0 (`complianceFromStiffness(s, "distance")`). Default 1.
-     */
-    stretchStiffness?: number;
-    /** Rate (1/s) at which deformation (motion relative to the body's rigid motion) is damped. Default 1. */
-    damping?: number;
-    /**
-     * Coulomb friction coefficient against colliders while sliding (kinetic), combined with the Havok material's
-     * friction by geometric mean. Default 0.5.
-     */
-    friction?: number;
-    /**
-     * Static friction coefficient: a resting contact holds until the sliding force exceeds this share of the normal
-     * force. Combined like {@link friction}. Default: the value of `friction` (as in Babylon's `PhysicsMaterial`).
-     */
-    staticFriction?: number;
-    /** Collision thickness in metres: particles stay this far from collider surfaces. Default 0.01. */
-    thickness?: number;
-    /** Whether the body may fall asleep when it stops moving. Default true. */
-    allowSleep?: boolean;
-    /** Speed (m/s) under which every particle must stay for the body to sleep. Default 0.02. */
-    sleepVelocity?: number;
-    /** Seconds the body must stay slow before it sleeps. Default 0.5. */
-    sleepTime?: number;
-    /** Collision groups the body belongs to, matched against Havok shapes' `filterCollideMask`. Default 0xffffffff. */
-    membership?: number;
-    /** Collision groups the body collides with, matched against Havok shapes' `filterMembershipMask`. Default 0xffffffff. */
-    collideWith?: number;
-    /**
-     * Aerodynamic drag coefficient C_D (≥ 0) of each surface triangle against the plugin's wind (and still air).
-     * Default 1.2 for cloth (a flat plate broadside to the flow); 0.6 for soft bodies, see {@link SOFT_BODY_IMPOSTOR_DEFAULTS}.
-     */
-    dragCoefficient?: number;
-    /** Aerodynamic lift coefficient C_L (≥ 0) of each surface triangle. Default 1 for cloth; 0.5 for soft bodies. */
-    liftCoefficient?: number;
-    /** How much of the plugin's wind this body feels (≥ 0; 0 turns its aerodynamics off, still-air drag included). Default 1. */
-    windScale?: number;
-    /**
-     * Defaults version that fills in the options not given, here and in the core body (see docs/versioning.md): an
-     * impostor built with version n behaves the same in every later release. Default the plugin's
-     * (`XpbdPluginOptions.defaultsVersion`, itself the newest by default).
-     */
-    defaultsVersion?: number;
-}
-
-/** Every option value of an impostor, as returned by {@link SoftImpostor.getOptions}. */
-export interface SoftImpostorOptionValues extends Required<Omit<SoftImpostorOptions, "density">> {
-    /** Shear stiffness in [0, 1] (cloth). */
-    shearStiffness?: number;
-    /** Bend stiffness in [0, 1] (cloth). */
-    bendStiffness?: number;
-    /** Volume stiffness in [0, 1] (soft body). */
-    volumeStiffness?: number;
-    /** Tet lattice resolution (soft body). */
-    resolution?: number;
-    /** Edge length / rest length at which the cloth tears (cloth built with one). */
-    tearRatio?: number;
-    /** Particles tearing may add (cloth built with a tear ratio). */
-    maxTearParticles?: number;
-}
+import type { ImpostorStiffness, ResolvedSoftImpostorOptions, SoftImpostorKind } from "./softImpostorOptions.js";
+import { SoftImpostorProperties } from "./softImpostorProperties.js";
 
 /** Payload of an impostor's event observables; one object per impostor, reused (copy what you keep). */
 export interface SoftImpostorEvent {
@@ -111,88 +26,12 @@ export interface SoftImpostorEvent {
     value: number;
 }
 
-/** {@link SoftImpostorOptions} with the defaults filled in (`staticFriction` follows `friction` when absent). */
-export type ResolvedSoftImpostorOptions = Required<Omit<SoftImpostorOptions, "staticFriction" | "density" | "defaultsVersion">> &
-    Pick<SoftImpostorOptions, "staticFriction" | "density" | "defaultsVersion">;
-
-/**
- * Defaults of {@link SoftImpostorOptions} in the newest defaults version. Like every default they live in the core's
- * table (`getDefaults(version).impostor`), by defaults version.
- */
-export const SOFT_IMPOSTOR_DEFAULTS: Readonly<ResolvedSoftImpostorOptions> = getDefaults().impostor;
-
-/**
- * Where an impostor's mass comes from, for its core descriptor: `mass` when given (it overrides a preset's density),
- * else `density` when given, else the default mass. Throws naming the option when the density is not positive.
- */
-export function massSource(caller: string, options: SoftImpostorOptions, defaultMass: number): { mass?: number; density?: number } {
-    if (options.mass === undefined && options.density !== undefined) {
-        return { density: positiveFinite(options.density, `${caller}: density`) };
-    }
-    return { mass: options.mass ?? defaultMass };
-}
-
-/** Stiffness values of the four constraint kinds (those a kind does not use are kept but act on nothing). */
-export interface ImpostorStiffness {
-    stretch: number;
-    shear: number;
-    bend: number;
-    volume: number;
-}
-
-/**
- * Validates the shared options and turns them into core {@link SoftBodyOptions}. Throws a RangeError naming the
- * option and the impostor class.
- */
-export function coreOptions(caller: string, o: ResolvedSoftImpostorOptions, stiffness: ImpostorStiffness): SoftBodyOptions {
-    positiveFinite(o.mass, `${caller}: mass`);
-    for (const [name, value] of Object.entries(stiffness)) {
-        unitInterval(value, `${caller}: ${name}Stiffness`);
-    }
-    for (const name of [
-        "damping",
-        "friction",
-        "thickness",
-        "sleepVelocity",
-        "sleepTime",
-        "dragCoefficient",
-        "liftCoefficient",
-        "windScale",
-    ] as const) {
-        finiteNonNegative(o[name], `${caller}: ${name}`);
-    }
-    if (o.staticFriction !== undefined) {
-        finiteNonNegative(o.staticFriction, `${caller}: staticFriction`);
-    }
-    booleanValue(o.allowSleep, `${caller}: allowSleep`);
-    mask32(o.membership, `${caller}: membership`);
-    mask32(o.collideWith, `${caller}: collideWith`);
-    return {
-        stretchCompliance: complianceFromStiffness(stiffness.stretch, "distance"),
-        shearCompliance: complianceFromStiffness(stiffness.shear, "distance"),
-        bendCompliance: complianceFromStiffness(stiffness.bend, "bend"),
-        volumeCompliance: complianceFromStiffness(stiffness.volume, "volume"),
-        damping: o.damping,
-        staticFriction: o.staticFriction ?? o.friction,
-        kineticFriction: o.friction,
-        thickness: o.thickness,
-        allowSleep: o.allowSleep,
-        sleepVelocity: o.sleepVelocity,
-        sleepTime: o.sleepTime,
-        membership: o.membership >>> 0,
-        collideWith: o.collideWith >>> 0,
-        dragCoefficient: o.dragCoefficient,
-        liftCoefficient: o.liftCoefficient,
-        windScale: o.windScale,
-    };
-}
-
 /**
  * Base class of the impostors. The simulation runs in world space on {@link body}; the render mesh is rewritten
  * before each render after a step (see `renderMeshSync.ts` for the frame convention). Vertex indices in this API
  * are the render mesh's; {@link vertexToParticle} maps them to particles.
  */
-export abstract class SoftImpostor {
+export abstract class SoftImpostor extends SoftImpostorProperties {
     /** Fired after a step in which the body fell asleep. */
     public readonly onSleepObservable = new Observable<SoftImpostorEvent>();
     /** Fired after a step in which the body woke up. */
@@ -208,10 +47,6 @@ export abstract class SoftImpostor {
     protected _vertexToParticle: Int32Array;
     private _disposed = false;
     private _renderDirty = false;
-    private _mass: number;
-    /** Whether static friction was set on its own (else it follows {@link friction}). */
-    private _staticFrictionGiven: boolean;
-    private readonly _stiffness: ImpostorStiffness;
     private readonly _event: SoftImpostorEvent;
     private readonly _meshDisposeObserver: Nullable<Observer<Node>>;
     private readonly _drivers: PinDriver[] = [];
@@ -231,12 +66,10 @@ export abstract class SoftImpostor {
      * @internal
      */
     protected constructor(
-        /** `"cloth"` or `"softBody"`. */
-        public readonly kind: SoftImpostorKind,
+        kind: SoftImpostorKind,
         /** The render mesh. */
         public readonly mesh: Mesh,
-        /** The simulated body (positions in world space). */
-        public readonly body: SoftBody,
+        body: SoftBody,
         vertexToParticle: Int32Array,
         /** The plugin this impostor belongs to. */
         public readonly plugin: XpbdPlugin,
@@ -244,10 +77,8 @@ export abstract class SoftImpostor {
         stiffness: ImpostorStiffness,
         private readonly _renderSync: RenderMeshSync,
     ) {
+        super(kind, body, options, stiffness);
         this._vertexToParticle = vertexToParticle;
-        this._mass = options.mass;
-        this._staticFrictionGiven = options.staticFriction !== undefined;
-        this._stiffness = { ...stiffness };
         this._event = { impostor: this, element: -1, value: 0 };
         const rest = body.restPositions;
         let min = Infinity,
@@ -278,185 +109,6 @@ export abstract class SoftImpostor {
     /** Whether {@link dispose} was called. */
     public get isDisposed(): boolean {
         return this._disposed;
-    }
-
-    /** Total mass (kg). Setting it rescales every particle's mass. */
-    public get mass(): number {
-        return this._mass;
-    }
-    public set mass(value: number) {
-        positiveFinite(value, `${this._caller}: mass`);
-        const k = value / this._mass;
-        const masses = this.body.masses;
-        for (let i = 0; i < masses.length; i++) {
-            masses[i] *= k;
-        }
-        // Inverse masses (and tethers) are rebuilt from the masses before the next step.
-        this.body.pins.dirty = true;
-        this.body.wake();
-        this._mass = value;
-    }
-
-    /** Stretch stiffness in [0, 1] (see {@link SoftImpostorOptions.stretchStiffness}). */
-    public get stretchStiffness(): number {
-        return this._stiffness.stretch;
-    }
-    public set stretchStiffness(value: number) {
-        this.body.stretch.compliance = this._setStiffness("stretch", value, "distance");
-    }
-
-    /** Shear stiffness in [0, 1] (cloth: the diagonals across each pair of triangles). */
-    public get shearStiffness(): number {
-        return this._stiffness.shear;
-    }
-    public set shearStiffness(value: number) {
-        this.body.shear.compliance = this._setStiffness("shear", value, "distance");
-    }
-
-    /** Bend stiffness in [0, 1] (cloth: dihedral angles; 0 maps to 10 rad/(N·m)). */
-    public get bendStiffness(): number {
-        return this._stiffness.bend;
-    }
-    public set bendStiffness(value: number) {
-        this.body.bend.compliance = this._setStiffness("bend", value, "bend");
-    }
-
-    /** Volume stiffness in [0, 1] (soft body: every tet keeps its volume at 1). */
-    public get volumeStiffness(): number {
-        return this._stiffness.volume;
-    }
-    public set volumeStiffness(value: number) {
-        this.body.volume.compliance = this._setStiffness("volume", value, "volume");
-    }
-
-    /** Deformation damping rate (1/s). */
-    public get damping(): number {
-        return this.body.damping;
-    }
-    public set damping(value: number) {
-        finiteNonNegative(value, `${this._caller}: damping`);
-        this.body.damping = value;
-    }
-
-    /** Kinetic friction coefficient; the static one follows it unless {@link staticFriction} was given. */
-    public get friction(): number {
-        return this.body.kineticFriction;
-    }
-    public set friction(value: number) {
-        finiteNonNegative(value, `${this._caller}: friction`);
-        this.body.kineticFriction = value;
-        if (!this._staticFrictionGiven) {
-            this.body.staticFriction = value;
-        }
-    }
-
-    /** Static friction coefficient (see {@link SoftImpostorOptions.staticFriction}). */
-    public get staticFriction(): number {
-        return this.body.staticFriction;
-    }
-    public set staticFriction(value: number) {
-        finiteNonNegative(value, `${this._caller}: staticFriction`);
-        this.body.staticFriction = value;
-        this._staticFrictionGiven = true;
-    }
-
-    /** Collision thickness (m). */
-    public get thickness(): number {
-        return this.body.thickness;
-    }
-    public set thickness(value: number) {
-        finiteNonNegative(value, `${this._caller}: thickness`);
-        this.body.thickness = value;
-        this.body.wake();
-    }
-
-    /** Sleep speed threshold (m/s). */
-    public get sleepVelocity(): number {
-        return this.body.sleepVelocity;
-    }
-    public set sleepVelocity(value: number) {
-        finiteNonNegative(value, `${this._caller}: sleepVelocity`);
-        this.body.sleepVelocity = value;
-    }
-
-    /** Seconds slow before sleeping. */
-    public get sleepTime(): number {
-        return this.body.sleepTime;
-    }
-    public set sleepTime(value: number) {
-        finiteNonNegative(value, `${this._caller}: sleepTime`);
-        this.body.sleepTime = value;
-    }
-
-    /** Whether the body may sleep. */
-    public get allowSleep(): boolean {
-        return this.body.allowSleep;
-    }
-    public set allowSleep(value: boolean) {
-        this.body.allowSleep = booleanValue(value, `${this._caller}: allowSleep`);
-        this.body.wake();
-    }
-
-    /** Aerodynamic drag coefficient C_D (≥ 0; see {@link SoftImpostorOptions.dragCoefficient}). */
-    public get dragCoefficient(): number {
-        return this.body.dragCoefficient;
-    }
-    public set dragCoefficient(value: number) {
-        finiteNonNegative(value, `${this._caller}: dragCoefficient`);
-        this.body.dragCoefficient = value;
-        this.body.wake();
-    }
-
-    /** Aerodynamic lift coefficient C_L (≥ 0; see {@link SoftImpostorOptions.liftCoefficient}). */
-    public get liftCoefficient(): number {
-        return this.body.liftCoefficient;
-    }
-    public set liftCoefficient(value: number) {
-        finiteNonNegative(value, `${this._caller}: liftCoefficient`);
-        this.body.liftCoefficient = value;
-        this.body.wake();
-    }
-
-    /** Scale of the plugin's wind on this body (≥ 0; 0 turns its aerodynamics off). */
-    public get windScale(): number {
-        return this.body.windScale;
-    }
-    public set windScale(value: number) {
-        finiteNonNegative(value, `${this._caller}: windScale`);
-        this.body.windScale = value;
-        this.body.wake();
-    }
-
-    /** Whether the body is asleep. */
-    public get sleeping(): boolean {
-        return this.body.sleeping;
-    }
-
-    /** The defaults version the impostor was built with (see {@link SoftImpostorOptions.defaultsVersion}). */
-    public get defaultsVersion(): number {
-        return this.body.defaultsVersion;
-    }
-
-    /** The current option values as a plain object (what a constructor call with them would build). */
-    public getOptions(): SoftImpostorOptionValues {
-        return {
-            mass: this._mass,
-            stretchStiffness: this._stiffness.stretch,
-            damping: this.body.damping,
-            friction: this.body.kineticFriction,
-            staticFriction: this.body.staticFriction,
-            thickness: this.body.thickness,
-            allowSleep: this.body.allowSleep,
-            sleepVelocity: this.body.sleepVelocity,
-            sleepTime: this.body.sleepTime,
-            membership: this.body.membership >>> 0,
-            collideWith: this.body.collideWith >>> 0,
-            dragCoefficient: this.body.dragCoefficient,
-            liftCoefficient: this.body.liftCoefficient,
-            windScale: this.body.windScale,
-            defaultsVersion: this.body.defaultsVersion,
-            ...this._kindOptions(),
-        };
     }
 
     /**
@@ -739,20 +391,6 @@ export abstract class SoftImpostor {
 
     /** Fills world positions per render vertex from the particles. */
     protected abstract _writeRenderPositions(out: Float64Array): void;
-
-    /** The kind-specific entries of {@link getOptions}. */
-    protected abstract _kindOptions(): Partial<SoftImpostorOptionValues>;
-
-    private _setStiffness(kind: keyof ImpostorStiffness, value: number, mapping: "distance" | "bend" | "volume"): number {
-        unitInterval(value, `${this._caller}: ${kind}Stiffness`);
-        this._stiffness[kind] = value;
-        this.body.wake();
-        return complianceFromStiffness(value, mapping);
-    }
-
-    private get _caller(): string {
-        return this.kind === "cloth" ? "ClothImpostor" : "SoftBodyImpostor";
-    }
 
     private _particle(vertexIndex: number): number {
         if (!Number.isInteger(vertexIndex) || vertexIndex < 0 || vertexIndex >= this.vertexToParticle.length) {

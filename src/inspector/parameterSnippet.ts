@@ -2,7 +2,8 @@
  * The current parameter table of an impostor, as code (`new ClothImpostor(mesh, { … }, xpbd)`) or JSON, for
  * pasting tuned values back into an app.
  */
-import type { SoftImpostor, SoftImpostorOptionValues } from "../babylon/softImpostor.js";
+import type { SoftImpostor } from "../babylon/softImpostor.js";
+import type { SoftImpostorOptionValues } from "../babylon/softImpostorOptions.js";
 
 /** Options worth copying, in the order they are written. */
 const ORDER: readonly (keyof SoftImpostorOptionValues)[] = [
