@@ -1,4 +1,5 @@
 import type { ClothTearing } from "./clothTearing.js";
+import { splitParticle } from "./particleSplit.js";
 import type { SoftBody } from "./softBody.js";
 
 /** {@link ClothSplitter.tearEdge}'s answer when a split is due but the body has no particle left. */
@@ -18,7 +19,7 @@ export const OUT_OF_PARTICLES = -2;
  * arcs) gives each extra fan a particle of its own: two pieces never hang together by a single particle, which no
  * edge's stretch could ever tear.
  *
- * The mass is shared by the rest area of the triangles each part keeps (see `SoftBody._splitParticle`). Each split
+ * The mass is shared by the rest area of the triangles each part keeps (see `particleSplit.ts`). Each split
  * is recorded in the {@link ClothTearing}.
  */
 export class ClothSplitter {
@@ -275,7 +276,7 @@ export class ClothSplitter {
         if (body.particleCount >= body.particleCapacity) {
             return OUT_OF_PARTICLES;
         }
-        const created = body._splitParticle(p, this._share);
+        const created = splitParticle(body, p, this._share);
         if (created < 0) {
             return -1;
         }

@@ -22,7 +22,7 @@ export const TEAR_RECORD_SIZE = 4;
  * `clothSplitter.ts`: across the edge, so that the crack runs across the pull); one that cannot split waits. Within
  * one step a particle split once is not split again: the edges around it were measured before it split.
  *
- * Masses are shared so that the total is conserved exactly, and momentum alike (see `SoftBody._splitParticle`).
+ * Masses are shared so that the total is conserved exactly, and momentum alike (see `particleSplit.ts`).
  * Afterwards the stretch, shear and bend elements are derived again from the triangles (see `clothElements.ts`) and
  * coloured, the tethers find their anchors in the new pieces, and the pins and inverse masses are rebuilt, all
  * before the next step.

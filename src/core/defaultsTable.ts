@@ -7,7 +7,7 @@
  * end (spread the previous one and change the field). A new option gets its default in every entry: the value that
  * does what the code did before the option existed.
  */
-import type { SoftBodyOptions } from "./softBody.js";
+import type { SoftBodyOptions } from "./softBodyOptions.js";
 import { complianceFromStiffness } from "./stiffness.js";
 
 /** Defaults of `XpbdWorldOptions`. */

@@ -9,7 +9,8 @@ import { crc32Of } from "./checksum.js";
 import { Collider, type ColliderOptions } from "./collider.js";
 import type { ColliderShapeDescriptor } from "./colliderShapeDescriptor.js";
 import { XpbdDataError } from "./snapshotError.js";
-import { SoftBody, type SoftBodyOptions } from "./softBody.js";
+import { SoftBody } from "./softBody.js";
+import type { SoftBodyOptions } from "./softBodyOptions.js";
 import {
     BODY_SCALAR_COUNT,
     checkBodyScalar,

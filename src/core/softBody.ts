@@ -1,107 +1,18 @@
-import { booleanValue, finiteNonNegative, mask32, positiveInteger, ratioAboveOne } from "./argumentChecks.js";
-import { BendConstraints } from "./bendConstraints.js";
 import { ClothTearing } from "./clothTearing.js";
 import { colourOrder, reorderConstraints } from "./constraintColouring.js";
 import type { ConstraintSet } from "./constraintSet.js";
 import { DistanceConstraints } from "./distanceConstraints.js";
-import { ISOMETRIC_BEND_MAX_REST_ANGLE, IsometricBendConstraints } from "./isometricBendConstraints.js";
+import { createBendSet, type BendSet } from "./bendSet.js";
 import { getDefaults, resolveDefaultsVersion } from "./defaults.js";
 import { ParticleContacts } from "./particleContacts.js";
 import { lumpParticleMasses } from "./particleMasses.js";
 import { PinConstraints } from "./pinConstraints.js";
 import type { SoftBodyDescriptor } from "./softBodyDescriptor.js";
+import type { SoftBodyOptions } from "./softBodyOptions.js";
+import { readIndices, readPositions, validateSoftBodyOptions } from "./softBodyValidation.js";
 import { StepStats } from "./stepStats.js";
 import { TEAR_DETOUR, TetherConstraints } from "./tetherConstraints.js";
 import { VolumeConstraints } from "./volumeConstraints.js";
-
-/** Options of a {@link SoftBody}. Compliances are XPBD compliances (see `stiffness.ts` for the [0, 1] mapping). */
-export interface SoftBodyOptions {
-    /** Stretch compliance (m/N). Default 0 (inextensible). */
-    stretchCompliance?: number;
-    /** Shear compliance (m/N). Default: stiffness 0.9. */
-    shearCompliance?: number;
-    /** Bend compliance (rad/(N·m)). Default: stiffness 0.5. */
-    bendCompliance?: number;
-    /**
-     * Bending model: `"isometric"` (quadratic isometric bending, cheap, for a cloth flat at rest), `"dihedral"` (the
-     * dihedral angle, for any rest shape) or `"auto"`: isometric when every bend element is flat at rest, else
-     * dihedral. Both give the same stiffness for small folds. Default `"auto"`.
-     */
-    bendModel?: BendModel;
-    /** Volume compliance. Default 0 (every tet keeps its volume). */
-    volumeCompliance?: number;
-    /**
-     * Damping of deformation: the rate (1/s) at which each particle's velocity relative to the body's rigid motion
-     * (`v_cm + ω × r`) decays. For a free body that motion is its best rigid fit and is never damped (a thrown body
-     * keeps flying); for a body hanging from weight-1 pins it is the pins' motion. Default 1.
-     */
-    damping?: number;
-    /**
-     * Static friction coefficient against colliders (combined with the collider's by geometric mean). Default 0.5, the
-     * friction of Babylon's and Havok's default material.
-     */
-    staticFriction?: number;
-    /** Kinetic friction coefficient. Default 0.5. */
-    kineticFriction?: number;
-    /** Restitution against colliders (the larger of the two is used). Default 0. */
-    restitution?: number;
-    /** Collision thickness: particles stay this far from collider surfaces (m). Default 0.01. */
-    thickness?: number;
-    /** Long-range attachments to weight-1 pins (see `tetherConstraints.ts`). Default true. */
-    tethers?: boolean;
-    /** Whether the body may fall asleep. Default true. */
-    allowSleep?: boolean;
-    /** Speed (m/s) under which every particle must stay for the body to sleep. Default 0.02. */
-    sleepVelocity?: number;
-    /** Seconds the body must stay slow before it sleeps. Default 0.5. */
-    sleepTime?: number;
-    /** Contact candidates per particle (capacity). Default 4. */
-    maxContactsPerParticle?: number;
-    /** Collision groups the body belongs to (bit mask). Default all, as Havok's shapes. */
-    membership?: number;
-    /** Collision groups the body collides with (bit mask). Default all. */
-    collideWith?: number;
-    /** Edge length / rest length above which an over-stretch event is raised. Default 1.5. */
-    overStretchRatio?: number;
-    /** Aerodynamic drag coefficient C_D of the surface triangles (see `aerodynamics.ts`). Default 1.2 (a flat plate). */
-    dragCoefficient?: number;
-    /** Aerodynamic lift coefficient C_L of the surface triangles (see `aerodynamics.ts`). Default 1. */
-    liftCoefficient?: number;
-    /** Scale of the world's wind this body feels (0 turns its aerodynamics off, still-air drag included). Default 1. */
-    windScale?: number;
-    /**
-     * Defaults version that fills in the options not given (see `defaultsTable.ts`): a body built with version n
-     * behaves the same in every later release. Default {@link LATEST_DEFAULTS_VERSION}.
-     */
-    defaultsVersion?: number;
-    /**
-     * Tearing: a stretch edge longer than `tearRatio` × its rest length at the end of a step tears, and the body's
-     * particles along the tear are split (see `clothTearing.ts`). Greater than 1; `Infinity` (the default) never
-     * tears. Only for a cloth: a body with triangles and no tetrahedra. Tearing derives the stretch, shear and bend
-     * elements from the triangles again after each tear (as `buildClothTopology` does), so give it those.
-     */
-    tearRatio?: number;
-    /**
-     * Particles tearing may add (capacity, fixed when the body is built; a tear splits one particle in two). When
-     * they run out the body stops tearing and reports it once. Default: the body's particle count. Ignored without
-     * {@link tearRatio}.
-     */
-    maxTearParticles?: number;
-}
-
-/** Bending models of {@link SoftBodyOptions.bendModel}. */
-export type BendModel = "auto" | "isometric" | "dihedral";
-
-/** Bend elements of either model: what the measuring and the Inspector read of them. */
-export type BendSet = BendConstraints | IsometricBendConstraints;
-
-/**
- * The defaults of {@link SoftBodyOptions} in the newest defaults version (see `defaultsTable.ts` for every version).
- * Tearing is not among them: without `tearRatio` a body never tears (the table holds plain numbers that survive
- * JSON, and a ratio of `Infinity` would not).
- */
-export const SOFT_BODY_DEFAULTS: Readonly<Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles">>> =
-    getDefaults().body;
 
 /**
  * A deformable body: particles in structure-of-arrays form and its constraint sets. Everything is allocated here,
@@ -228,7 +139,7 @@ export class SoftBody {
         this.defaultsVersion = resolveDefaultsVersion(options.defaultsVersion);
         this.options = Object.freeze({ ...options });
         const o = { ...getDefaults(this.defaultsVersion).body, ...options };
-        validateOptions(o);
+        validateSoftBodyOptions(o);
         const given = readPositions(descriptor.positions);
         const n = given.length / 3;
         this.particleCount = n;
@@ -428,54 +339,6 @@ export class SoftBody {
         return energy;
     }
 
-    /**
-     * Adds a particle split off free particle `p`: same place, velocity and pin state, with the share `fraction[0]`
-     * (in an array, so that the number is never boxed) of its mass and of the forces on it, so that the two masses
-     * add up to the old one exactly. Returns the new particle, or −1 when a share would be zero. The caller keeps
-     * within {@link particleCapacity} and moves triangles over (see `clothTearing.ts`). Allocation-free. @internal
-     */
-    public _splitParticle(p: number, fraction: Float64Array): number {
-        const m = this.masses[p];
-        // The smaller share s first, then the larger l = m − s (within [m/2, m]), then s = m − l again: by Sterbenz's
-        // lemma that subtraction is exact, so s + l = m with no rounding.
-        const newIsSmaller = fraction[0] <= 0.5;
-        const rounded = m * (newIsSmaller ? fraction[0] : 1 - fraction[0]);
-        const larger = m - rounded;
-        const smaller = m - larger;
-        if (!(smaller > 0)) {
-            return -1;
-        }
-        const q = this.particleCount++;
-        const newMass = newIsSmaller ? smaller : larger;
-        const keptMass = newIsSmaller ? larger : smaller;
-        const share = newMass / m;
-        this.masses[p] = keptMass;
-        this.masses[q] = newMass;
-        this.inverseMasses[p] = 1 / keptMass;
-        this.inverseMasses[q] = 1 / newMass;
-        for (let k = 0; k < 3; k++) {
-            const i = 3 * p + k;
-            const j = 3 * q + k;
-            this.positions[j] = this.positions[i];
-            this.previousPositions[j] = this.previousPositions[i];
-            this.velocities[j] = this.velocities[i];
-            this.restPositions[j] = this.restPositions[i];
-            this._validPositions[j] = this._validPositions[i];
-            this.pins.targetsStart[j] = this.pins.targetsStart[i];
-            this.pins.targetsEnd[j] = this.pins.targetsEnd[i];
-            this.externalForces[j] = this.externalForces[i] * share;
-            this.externalForces[i] -= this.externalForces[j];
-            this.aerodynamicForces[j] = this.aerodynamicForces[i] * share;
-            this.aerodynamicForces[i] -= this.aerodynamicForces[j];
-        }
-        this.pins.weights[q] = 0;
-        this.stretchResidual[q] = this.stretchResidual[p];
-        this.bendResidual[q] = this.bendResidual[p];
-        this.volumeResidual[q] = this.volumeResidual[p];
-        this.contactResidual[q] = this.contactResidual[p];
-        return q;
-    }
-
     /** Rebuilds inverse masses, pin lists and tethers after pin weights changed. Outside the step only. @internal */
     public _rebuildPins(): void {
         this.pins.rebuild();
@@ -488,27 +351,6 @@ export class SoftBody {
 
 function colour(indices: Int32Array, arity: number, particleCount: number): Int32Array {
     return reorderConstraints(indices, arity, colourOrder(indices, arity, particleCount));
-}
-
-/**
- * The bend set of the chosen model, with room for `capacity` elements; `"auto"` takes the isometric one when every
- * element is flat at rest.
- */
-function createBendSet(model: BendModel, indices: Int32Array, positions: Float64Array, compliance: number, capacity: number): BendSet {
-    if (model === "dihedral") {
-        return new BendConstraints(indices, positions, compliance, capacity);
-    }
-    if (model === "isometric") {
-        return new IsometricBendConstraints(indices, positions, compliance, capacity);
-    }
-    // "auto": the dihedral set measures the rest angles (and reports degenerate triangles).
-    const dihedral = new BendConstraints(indices, positions, compliance, capacity);
-    for (let e = 0; e < dihedral.count; e++) {
-        if (Math.abs(dihedral.restAngles[e]) > ISOMETRIC_BEND_MAX_REST_ANGLE) {
-            return dihedral;
-        }
-    }
-    return new IsometricBendConstraints(indices, positions, compliance, capacity);
 }
 
 /** `values` in a new array of `length` entries (the rest zero), or `values` itself when it is that long. */
@@ -536,90 +378,4 @@ function weightedMean(values: Float64Array, masses: Float64Array, out: Float64Ar
     out[0] = x / total;
     out[1] = y / total;
     out[2] = z / total;
-}
-
-function readPositions(source: ArrayLike<number>): Float64Array {
-    if (!source || source.length === 0) {
-        throw new Error("a soft body needs at least one particle (positions is empty)");
-    }
-    if (source.length % 3 !== 0) {
-        throw new Error(`positions must hold xyz triples, got ${source.length} numbers`);
-    }
-    const positions = new Float64Array(source.length);
-    for (let k = 0; k < source.length; k++) {
-        const value = source[k];
-        if (!Number.isFinite(value)) {
-            throw new Error(`particle ${Math.floor(k / 3)} has a non-finite coordinate (${value})`);
-        }
-        positions[k] = value;
-    }
-    return positions;
-}
-
-function readIndices(source: ArrayLike<number> | undefined, arity: number, particleCount: number, name: string): Int32Array {
-    if (!source) {
-        return new Int32Array(0);
-    }
-    if (source.length % arity !== 0) {
-        throw new Error(`${name} indices must come in groups of ${arity}, got ${source.length}`);
-    }
-    const indices = new Int32Array(source.length);
-    for (let k = 0; k < source.length; k++) {
-        const index = source[k];
-        if (!Number.isInteger(index) || index < 0 || index >= particleCount) {
-            throw new Error(`${name} ${Math.floor(k / arity)} has index ${index} out of range [0, ${particleCount})`);
-        }
-        indices[k] = index;
-    }
-    for (let e = 0; e < indices.length; e += arity) {
-        for (let a = 0; a < arity; a++) {
-            for (let b = a + 1; b < arity; b++) {
-                if (indices[e + a] === indices[e + b]) {
-                    throw new Error(`${name} ${e / arity} uses particle ${indices[e + a]} twice`);
-                }
-            }
-        }
-    }
-    return indices;
-}
-
-function validateOptions(o: Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles">> & SoftBodyOptions): void {
-    const nonNegative: (keyof SoftBodyOptions)[] = [
-        "stretchCompliance",
-        "shearCompliance",
-        "bendCompliance",
-        "volumeCompliance",
-        "damping",
-        "staticFriction",
-        "kineticFriction",
-        "restitution",
-        "thickness",
-        "sleepVelocity",
-        "sleepTime",
-        "dragCoefficient",
-        "liftCoefficient",
-        "windScale",
-    ];
-    for (const key of nonNegative) {
-        finiteNonNegative(o[key] as number, key);
-    }
-    booleanValue(o.allowSleep, "allowSleep");
-    booleanValue(o.tethers, "tethers");
-    mask32(o.membership, "membership");
-    mask32(o.collideWith, "collideWith");
-    if (!(o.maxContactsPerParticle >= 1) || !Number.isInteger(o.maxContactsPerParticle)) {
-        throw new RangeError(`maxContactsPerParticle must be a positive integer, got ${o.maxContactsPerParticle}`);
-    }
-    if (o.bendModel !== "auto" && o.bendModel !== "isometric" && o.bendModel !== "dihedral") {
-        throw new RangeError(`bendModel must be "auto", "isometric" or "dihedral", got ${String(o.bendModel)}`);
-    }
-    if (!(o.overStretchRatio > 1)) {
-        throw new RangeError(`overStretchRatio must be > 1, got ${o.overStretchRatio}`);
-    }
-    if (o.tearRatio !== undefined) {
-        ratioAboveOne(o.tearRatio, "tearRatio");
-    }
-    if (o.maxTearParticles !== undefined) {
-        positiveInteger(o.maxTearParticles, "maxTearParticles");
-    }
 }

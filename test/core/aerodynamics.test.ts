@@ -1,6 +1,7 @@
 import { createClothGrid } from "../../src/meshing/clothGrid";
 import { DEFAULT_DRAG_COEFFICIENT } from "../../src/core/aerodynamics";
-import { SoftBody, type SoftBodyOptions } from "../../src/core/softBody";
+import { SoftBody } from "../../src/core/softBody";
+import type { SoftBodyOptions } from "../../src/core/softBodyOptions";
 import { XpbdWorld, type XpbdWorldOptions } from "../../src/core/xpbdWorld";
 
 type Vec3 = [number, number, number];

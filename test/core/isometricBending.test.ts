@@ -1,7 +1,8 @@
 import { createClothGrid } from "../../src/meshing/clothGrid";
 import { BendConstraints } from "../../src/core/bendConstraints";
 import { IsometricBendConstraints } from "../../src/core/isometricBendConstraints";
-import { SoftBody, type BendModel } from "../../src/core/softBody";
+import type { BendModel } from "../../src/core/bendSet";
+import { SoftBody } from "../../src/core/softBody";
 import { StepStats } from "../../src/core/stepStats";
 import { SubstepContext } from "../../src/core/substepContext";
 import { XpbdWorld } from "../../src/core/xpbdWorld";

@@ -1,6 +1,7 @@
 import { createClothGrid } from "../../src/meshing/clothGrid";
 import { buildClothTopology } from "../../src/meshing/clothTopology";
-import { SoftBody, type SoftBodyOptions } from "../../src/core/softBody";
+import { SoftBody } from "../../src/core/softBody";
+import type { SoftBodyOptions } from "../../src/core/softBodyOptions";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
 import { SoftBodyEventType } from "../../src/core/eventQueue";
 import { TEAR_CAPACITY_ELEMENT, TEAR_RECORD_SIZE } from "../../src/core/clothTearing";

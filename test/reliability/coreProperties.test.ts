@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { Collider } from "../../src/core/collider";
 import { SoftBodyEventType } from "../../src/core/eventQueue";
 import { SoftBody } from "../../src/core/softBody";
-import type { SoftBodyOptions } from "../../src/core/softBody";
+import type { SoftBodyOptions } from "../../src/core/softBodyOptions";
 import { complianceFromStiffness } from "../../src/core/stiffness";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
 import { createClothGrid } from "../../src/meshing/clothGrid";

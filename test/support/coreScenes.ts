@@ -1,7 +1,8 @@
 import { createClothGrid } from "../../src/meshing/clothGrid";
 import { tetEdges } from "../../src/meshing/tetEdges";
 import { tetrahedralize } from "../../src/meshing/tetrahedralize";
-import { SoftBody, type SoftBodyOptions } from "../../src/core/softBody";
+import { SoftBody } from "../../src/core/softBody";
+import type { SoftBodyOptions } from "../../src/core/softBodyOptions";
 
 /** A square cloth of `segments`² quads, `size` metres wide, as a core body (particle i = grid vertex i). */
 export function clothBody(

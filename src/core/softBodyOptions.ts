@@ -1,0 +1,85 @@
+import { getDefaults } from "./defaults.js";
+import type { BendModel } from "./bendSet.js";
+
+/** Options of a {@link SoftBody}. Compliances are XPBD compliances (see `stiffness.ts` for the [0, 1] mapping). */
+export interface SoftBodyOptions {
+    /** Stretch compliance (m/N). Default 0 (inextensible). */
+    stretchCompliance?: number;
+    /** Shear compliance (m/N). Default: stiffness 0.9. */
+    shearCompliance?: number;
+    /** Bend compliance (rad/(N·m)). Default: stiffness 0.5. */
+    bendCompliance?: number;
+    /**
+     * Bending model: `"isometric"` (quadratic isometric bending, cheap, for a cloth flat at rest), `"dihedral"` (the
+     * dihedral angle, for any rest shape) or `"auto"`: isometric when every bend element is flat at rest, else
+     * dihedral. Both give the same stiffness for small folds. Default `"auto"`.
+     */
+    bendModel?: BendModel;
+    /** Volume compliance. Default 0 (every tet keeps its volume). */
+    volumeCompliance?: number;
+    /**
+     * Damping of deformation: the rate (1/s) at which each particle's velocity relative to the body's rigid motion
+     * (`v_cm + ω × r`) decays. For a free body that motion is its best rigid fit and is never damped (a thrown body
+     * keeps flying); for a body hanging from weight-1 pins it is the pins' motion. Default 1.
+     */
+    damping?: number;
+    /**
+     * Static friction coefficient against colliders (combined with the collider's by geometric mean). Default 0.5, the
+     * friction of Babylon's and Havok's default material.
+     */
+    staticFriction?: number;
+    /** Kinetic friction coefficient. Default 0.5. */
+    kineticFriction?: number;
+    /** Restitution against colliders (the larger of the two is used). Default 0. */
+    restitution?: number;
+    /** Collision thickness: particles stay this far from collider surfaces (m). Default 0.01. */
+    thickness?: number;
+    /** Long-range attachments to weight-1 pins (see `tetherConstraints.ts`). Default true. */
+    tethers?: boolean;
+    /** Whether the body may fall asleep. Default true. */
+    allowSleep?: boolean;
+    /** Speed (m/s) under which every particle must stay for the body to sleep. Default 0.02. */
+    sleepVelocity?: number;
+    /** Seconds the body must stay slow before it sleeps. Default 0.5. */
+    sleepTime?: number;
+    /** Contact candidates per particle (capacity). Default 4. */
+    maxContactsPerParticle?: number;
+    /** Collision groups the body belongs to (bit mask). Default all, as Havok's shapes. */
+    membership?: number;
+    /** Collision groups the body collides with (bit mask). Default all. */
+    collideWith?: number;
+    /** Edge length / rest length above which an over-stretch event is raised. Default 1.5. */
+    overStretchRatio?: number;
+    /** Aerodynamic drag coefficient C_D of the surface triangles (see `aerodynamics.ts`). Default 1.2 (a flat plate). */
+    dragCoefficient?: number;
+    /** Aerodynamic lift coefficient C_L of the surface triangles (see `aerodynamics.ts`). Default 1. */
+    liftCoefficient?: number;
+    /** Scale of the world's wind this body feels (0 turns its aerodynamics off, still-air drag included). Default 1. */
+    windScale?: number;
+    /**
+     * Defaults version that fills in the options not given (see `defaultsTable.ts`): a body built with version n
+     * behaves the same in every later release. Default {@link LATEST_DEFAULTS_VERSION}.
+     */
+    defaultsVersion?: number;
+    /**
+     * Tearing: a stretch edge longer than `tearRatio` × its rest length at the end of a step tears, and the body's
+     * particles along the tear are split (see `clothTearing.ts`). Greater than 1; `Infinity` (the default) never
+     * tears. Only for a cloth: a body with triangles and no tetrahedra. Tearing derives the stretch, shear and bend
+     * elements from the triangles again after each tear (as `buildClothTopology` does), so give it those.
+     */
+    tearRatio?: number;
+    /**
+     * Particles tearing may add (capacity, fixed when the body is built; a tear splits one particle in two). When
+     * they run out the body stops tearing and reports it once. Default: the body's particle count. Ignored without
+     * {@link tearRatio}.
+     */
+    maxTearParticles?: number;
+}
+
+/**
+ * The defaults of {@link SoftBodyOptions} in the newest defaults version (see `defaultsTable.ts` for every version).
+ * Tearing is not among them: without `tearRatio` a body never tears (the table holds plain numbers that survive
+ * JSON, and a ratio of `Infinity` would not).
+ */
+export const SOFT_BODY_DEFAULTS: Readonly<Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles">>> =
+    getDefaults().body;
