@@ -8,13 +8,10 @@
 /** The package version, kept equal to `version` in package.json. */
 export const VERSION = "0.1.0";
 
-export {
-    XpbdPlugin,
-    type XpbdCapacityEvent,
-    type XpbdCapacityKind,
-    type XpbdPluginOptions,
-    type XpbdPluginTimings,
-} from "./babylon/xpbdPlugin.js";
+export { XpbdPlugin } from "./babylon/xpbdPlugin.js";
+export type { XpbdPluginOptions } from "./babylon/xpbdPluginOptions.js";
+export type { XpbdCapacityEvent, XpbdCapacityKind } from "./babylon/stepEvents.js";
+export type { XpbdPluginTimings } from "./babylon/pluginTimings.js";
 export { SoftImpostor, type SoftImpostorEvent } from "./babylon/softImpostor.js";
 export {
     SOFT_IMPOSTOR_DEFAULTS,

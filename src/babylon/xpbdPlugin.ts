@@ -3,7 +3,6 @@
  * them into the scene's lifecycle.
  */
 import type { Nullable } from "@babylonjs/core/types";
-import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Scene } from "@babylonjs/core/scene";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable";
 import { Logger } from "@babylonjs/core/Misc/logger";
@@ -12,120 +11,16 @@ import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin
 import type { PhysicsEngine } from "@babylonjs/core/Physics/v2/physicsEngine";
 import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody";
 import type { Ray } from "@babylonjs/core/Culling/ray";
-import {
-    finiteNonNegative,
-    finiteVector3,
-    positiveInteger,
-    resolveDefaultsVersion,
-    SoftBodyEventType,
-    TEAR_CAPACITY_ELEMENT,
-    XpbdWorld,
-    type Collider,
-    type StepStats,
-    type XpbdSnapshot,
-} from "../core/index.js";
+import { XpbdWorld, type Collider, type XpbdSnapshot } from "../core/index.js";
 import { HavokColliderSync } from "./havokColliderSync.js";
 import { havokStepSeconds } from "./havokStepTime.js";
 import { pickParticle, type XpbdParticlePick } from "./particlePicking.js";
 import { restorePluginState, savePluginState } from "./pluginState.js";
 import type { SoftImpostor } from "./softImpostor.js";
-
-/** Options of an {@link XpbdPlugin}; every field has a default. */
-export interface XpbdPluginOptions {
-    /** Fixed substeps per Havok step (the quality tier). Default 5 (see `XpbdWorldOptions.substeps`). */
-    substeps?: number;
-    /** Solver iterations per substep, two passes over the constraints each. Default 1. */
-    iterations?: number;
-    /** Broad-phase grid cell edge in metres (about the size of a typical collider). Default 0.5. */
-    cellSize?: number;
-    /**
-     * Wind velocity (m/s, world) blowing on every impostor's surface triangles: quadratic drag and lift per
-     * triangle against the air's velocity relative to it (see the core's `applyAerodynamics`). Default zero (still
-     * air: moving cloth is still slowed by the air). Copied; change it later with {@link XpbdPlugin.wind}.
-     */
-    wind?: Vector3;
-    /** Air density ρ in kg/m³ (≥ 0; 0 turns aerodynamics off, still-air drag included). Default 1.2 (air at 20 °C, sea level). */
-    airDensity?: number;
-    /** Whether to time each phase of the plugin's work into {@link XpbdPlugin.timings}. Default false. */
-    profile?: boolean;
-    /** Events one step can hold (sleep, wake, over-stretch, invalid state, capacity); more are dropped and reported. Default 256. */
-    eventCapacity?: number;
-    /**
-     * Broad-phase grid entries (collider shape × grid cell it overlaps). Shapes that do not fit are tested against
-     * every particle: still correct, slower; reported. Default 65,536.
-     */
-    gridCapacity?: number;
-    /**
-     * Defaults version of the plugin's world and, unless they give their own, of its impostors (see
-     * docs/versioning.md): a scene built with version n behaves the same in every later release. Default the newest
-     * (`LATEST_DEFAULTS_VERSION`).
-     */
-    defaultsVersion?: number;
-}
-
-/** Which fixed capacity of the solver a step ran out of; see {@link XpbdCapacityEvent}. */
-export type XpbdCapacityKind = "contacts" | "grid" | "events" | "tearParticles";
-
-/**
- * Payload of {@link XpbdPlugin.onCapacityExceededObservable}: a fixed capacity of the solver was exceeded in the last
- * step, which went on in a degraded way. One object per plugin, reused (copy what you keep).
- */
-export interface XpbdCapacityEvent {
-    /**
-     * `"contacts"`: a body found more contact candidates than it holds (4 per particle): some contacts were dropped;
-     * reported once per body. `"grid"`: the broad-phase grid ran out of entries ({@link XpbdPluginOptions.gridCapacity}):
-     * the shapes left over are tested against every particle; reported once per plugin. `"events"`: more events than
-     * {@link XpbdPluginOptions.eventCapacity} in one step: the rest were dropped; reported for every such step.
-     * `"tearParticles"`: a tearing cloth used up its `maxTearParticles` and stops tearing; reported once per cloth.
-     */
-    kind: XpbdCapacityKind;
-    /** The impostor whose body ran out (`"contacts"`, `"tearParticles"`); null for the others. */
-    impostor: Nullable<SoftImpostor>;
-    /** The capacity exceeded: the body's contact candidates, the grid's entries, the events per step, or the cloth's tear particles. */
-    capacity: number;
-    /** For `"events"`, how many events that step dropped; otherwise 0. */
-    dropped: number;
-}
-
-/**
- * Milliseconds spent in each phase of the plugin's work, written by {@link XpbdPlugin} while
- * {@link XpbdPlugin.profile} is on (all 0 until then; values stay as they were when it is turned off). The step
- * phases hold the last Havok step's figures (with `physicsEngine.setSubTimeStep` a frame may run several steps, or
- * none), {@link renderSyncMs} the last render-mesh write. One object per plugin, updated in place.
- *
- * The plugin's own cost, beside the solver's, is the sum of `pinTargetsMs`, `colliderSyncMs`, `impulsesMs`,
- * `eventsMs` and `renderSyncMs`.
- */
-export interface XpbdPluginTimings {
-    /** Pin drivers: every `pinTo` target's world matrix read into its particles' end-of-step pin targets. */
-    pinTargetsMs: number;
-    /**
-     * Collider sync: Havok bodies added and removed, and each body's motion type, pose, velocities, mass
-     * properties, material and collision filter read into its core collider.
-     */
-    colliderSyncMs: number;
-    /** The core solver's step (`world.step`, which also reports its own time as `stats.stepMs`). */
-    coreStepMs: number;
-    /** Impulse hand-back: `applyImpulse` / `applyAngularImpulse` on every dynamic Havok body the soft bodies touched. */
-    impulsesMs: number;
-    /** Events: the impostors' observables (sleep, wake, over-stretch, invalid state) and {@link XpbdPlugin.onAfterStepObservable}, observers included. */
-    eventsMs: number;
-    /**
-     * Havok's step: from the end of the plugin's `onBeforePhysicsObservable` observer to the start of
-     * `onAfterPhysicsObservable` (Babylon's pre-step, Havok's world step, and Babylon's transform sync of every
-     * body), plus any `onBeforePhysicsObservable` observer added after the plugin. Not the plugin's cost.
-     */
-    havokStepMs: number;
-    /**
-     * Render-mesh sync: every impostor's positions, normals and bounding info written into its mesh (the last frame
-     * in which a step ran, or a mesh moved, before it).
-     */
-    renderSyncMs: number;
-    /** Havok steps timed since the plugin was created. */
-    steps: number;
-    /** Render-mesh syncs timed since the plugin was created. */
-    renderSyncs: number;
-}
+import { StepEventDispatcher, type XpbdCapacityEvent } from "./stepEvents.js";
+import { zeroTimings, type XpbdPluginTimings } from "./pluginTimings.js";
+import { worldOptions, type XpbdPluginOptions } from "./xpbdPluginOptions.js";
+import { XpbdPluginProperties } from "./xpbdPluginProperties.js";
 
 const plugins = new WeakMap<Scene, XpbdPlugin>();
 
@@ -143,9 +38,7 @@ const plugins = new WeakMap<Scene, XpbdPlugin>();
  * (`scene.disablePhysicsEngine()`) disposes the plugin and its impostors at its next frame, with one `Logger.Warn`;
  * after `scene.enablePhysics` again, create a new plugin.
  */
-export class XpbdPlugin {
-    /** The core world (bodies, colliders, stats, events). */
-    public readonly world: XpbdWorld;
+export class XpbdPlugin extends XpbdPluginProperties {
     /** Fired after each step, after the impostors' events. */
     public readonly onAfterStepObservable = new Observable<XpbdPlugin>();
     /** Fired when an impostor joins the plugin. */
@@ -173,17 +66,7 @@ export class XpbdPlugin {
      * Per-phase milliseconds, filled while {@link profile} is on; see {@link XpbdPluginTimings}. The same object for
      * the plugin's lifetime, updated in place.
      */
-    public readonly timings: XpbdPluginTimings = {
-        pinTargetsMs: 0,
-        colliderSyncMs: 0,
-        coreStepMs: 0,
-        impulsesMs: 0,
-        eventsMs: 0,
-        havokStepMs: 0,
-        renderSyncMs: 0,
-        steps: 0,
-        renderSyncs: 0,
-    };
+    public readonly timings: XpbdPluginTimings = zeroTimings();
     /**
      * Whether each phase of the plugin's work is timed into {@link timings} (default false, or the `profile`
      * option). A timed frame reads `performance.now()` nine times (seven per Havok step, two per render-mesh write),
@@ -201,9 +84,7 @@ export class XpbdPlugin {
     private readonly _beforeRenderObserver: Nullable<Observer<Scene>>;
     private readonly _sceneDisposeObserver: Nullable<Observer<Scene>>;
     private _disposed = false;
-    private readonly _capacityEvent: XpbdCapacityEvent = { kind: "events", impostor: null, capacity: 0, dropped: 0 };
-    /** Kinds of capacity already warned about. */
-    private readonly _capacityWarned = new Set<XpbdCapacityKind>();
+    private readonly _events = new StepEventDispatcher(this.onCapacityExceededObservable);
 
     /**
      * @param scene - a scene with physics v2 enabled on a HavokPlugin (`scene.enablePhysics(gravity, havok)`)
@@ -232,24 +113,9 @@ export class XpbdPlugin {
         if (plugins.has(scene)) {
             throw new Error("XpbdPlugin: this scene already has an XpbdPlugin; dispose it first");
         }
+        super(new XpbdWorld(worldOptions(options, engine.gravity)));
         this.physicsEngine = engine;
         this.havokPlugin = engine.getPhysicsPlugin() as HavokPlugin;
-        const g = engine.gravity;
-        const wind = options.wind ?? Vector3.ZeroReadOnly;
-        this.world = new XpbdWorld({
-            defaultsVersion: resolveDefaultsVersion(options.defaultsVersion, "XpbdPlugin: defaultsVersion"),
-            gravity: [g.x, g.y, g.z],
-            // The defaults live in the core (`XpbdWorldOptions`): undefined takes them.
-            substeps: options.substeps,
-            iterations: options.iterations,
-            cellSize: options.cellSize,
-            wind: [wind.x, wind.y, wind.z],
-            airDensity: options.airDensity,
-            eventCapacity:
-                options.eventCapacity === undefined ? undefined : positiveInteger(options.eventCapacity, "XpbdPlugin: eventCapacity"),
-            gridCapacity:
-                options.gridCapacity === undefined ? undefined : positiveInteger(options.gridCapacity, "XpbdPlugin: gridCapacity"),
-        });
         this.profile = options.profile ?? false;
         this._colliders = new HavokColliderSync(this.havokPlugin, engine, this.world);
         this._beforePhysicsObserver = scene.onBeforePhysicsObservable.add(() => this._step());
@@ -285,60 +151,6 @@ export class XpbdPlugin {
     /** The impostors, in simulation order. */
     public get impostors(): readonly SoftImpostor[] {
         return this._impostors;
-    }
-
-    /** The defaults version of the plugin's world, and of the impostors that give none (see {@link XpbdPluginOptions.defaultsVersion}). */
-    public get defaultsVersion(): number {
-        return this.world.defaultsVersion;
-    }
-
-    /** Figures of the last step, summed over the bodies (substep time, residuals, contacts, sleeping bodies…). */
-    public get stats(): StepStats {
-        return this.world.stats;
-    }
-
-    /** Substeps per Havok step (positive integer). */
-    public get substeps(): number {
-        return this.world.substeps;
-    }
-    public set substeps(value: number) {
-        this.world.substeps = positiveInteger(value, "substeps");
-    }
-
-    /** Solver iterations per substep (positive integer). */
-    public get iterations(): number {
-        return this.world.iterations;
-    }
-    public set iterations(value: number) {
-        this.world.iterations = positiveInteger(value, "iterations");
-    }
-
-    /**
-     * Wind velocity (m/s, world) on every impostor (scaled per impostor by its `windScale`). The getter returns a
-     * new Vector3 holding the world's current wind (editing it changes nothing: assign it back); the setter copies the value
-     * into the core world, taking effect at the next step. Gusts: assign a new value every frame.
-     * Per frame, {@link getWindToRef} reads it without allocating.
-     * @throws RangeError when a component is not finite
-     */
-    public get wind(): Vector3 {
-        return this.getWindToRef(new Vector3());
-    }
-    public set wind(value: Vector3) {
-        this.world.wind.set(finiteVector3([value.x, value.y, value.z], "wind"));
-    }
-
-    /** Writes the wind velocity (m/s, world) into `result` and returns it. */
-    public getWindToRef(result: Vector3): Vector3 {
-        const w = this.world.wind;
-        return result.set(w[0], w[1], w[2]);
-    }
-
-    /** Air density ρ (kg/m³, ≥ 0; 0 turns aerodynamics off). Default 1.2. */
-    public get airDensity(): number {
-        return this.world.airDensity;
-    }
-    public set airDensity(value: number) {
-        this.world.airDensity = finiteNonNegative(value, "airDensity");
     }
 
     /** Whether {@link dispose} was called. */
@@ -523,25 +335,7 @@ export class XpbdPlugin {
             timings.impulsesMs = t - t0;
             t0 = t;
         }
-        const events = this.world.events;
-        for (let e = 0; e < events.count; e++) {
-            const id = events.bodies[e];
-            if (events.types[e] === SoftBodyEventType.CapacityExceeded) {
-                const element = events.elements[e];
-                const kind = element === 0 ? "contacts" : element === TEAR_CAPACITY_ELEMENT ? "tearParticles" : "grid";
-                this._capacityExceeded(kind, id, events.values[e], 0);
-                continue;
-            }
-            for (let i = 0; i < impostors.length; i++) {
-                if (impostors[i].body.id === id) {
-                    impostors[i]._notifyEvent(events.types[e], events.elements[e], events.values[e]);
-                    break;
-                }
-            }
-        }
-        if (events.dropped > 0) {
-            this._capacityExceeded("events", -1, events.types.length, events.dropped);
-        }
+        this._events.dispatch(this.world.events, impostors);
         for (let i = 0; i < impostors.length; i++) {
             impostors[i]._afterStep();
         }
@@ -552,39 +346,6 @@ export class XpbdPlugin {
             timings.steps++;
             this._havokStart = t;
         }
-    }
-
-    /** Warns the first time for each kind, and tells the observers. Runs after the step, never inside it. */
-    private _capacityExceeded(kind: XpbdCapacityKind, bodyId: number, capacity: number, dropped: number): void {
-        let impostor: Nullable<SoftImpostor> = null;
-        for (let i = 0; i < this._impostors.length; i++) {
-            if (this._impostors[i].body.id === bodyId) {
-                impostor = this._impostors[i];
-                break;
-            }
-        }
-        if (!this._capacityWarned.has(kind)) {
-            this._capacityWarned.add(kind);
-            Logger.Warn(
-                kind === "contacts"
-                    ? `XpbdPlugin: mesh "${impostor?.mesh.name}" found more contacts in one step than its capacity of ${capacity} ` +
-                          "(4 per particle); the farthest were dropped"
-                    : kind === "grid"
-                      ? `XpbdPlugin: the broad-phase grid ran past its capacity of ${capacity} entries (gridCapacity); the shapes ` +
-                        "left over are tested against every particle, which is slower (raise gridCapacity or cellSize)"
-                      : kind === "tearParticles"
-                        ? `XpbdPlugin: cloth "${impostor?.mesh.name}" used up its ${capacity} tear particles (maxTearParticles) and ` +
-                          "stops tearing (raise maxTearParticles)"
-                        : `XpbdPlugin: ${dropped} events of one step did not fit the event queue's capacity of ${capacity} ` +
-                          "(eventCapacity) and were dropped (raise eventCapacity)",
-            );
-        }
-        const event = this._capacityEvent;
-        event.kind = kind;
-        event.impostor = impostor;
-        event.capacity = capacity;
-        event.dropped = dropped;
-        this.onCapacityExceededObservable.notifyObservers(event);
     }
 
     private _afterPhysics(): void {

@@ -6,7 +6,8 @@ import { PhysicsMotionType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlug
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { createBody, createHavokScene, type HavokScene } from "../support/havokScene";
-import { XpbdPlugin, type XpbdPluginTimings } from "../../src/babylon/xpbdPlugin";
+import type { XpbdPluginTimings } from "../../src/babylon/pluginTimings";
+import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { ClothImpostor } from "../../src/babylon/clothImpostor";
 
 const PHASES = ["pinTargetsMs", "colliderSyncMs", "coreStepMs", "impulsesMs", "eventsMs", "havokStepMs", "renderSyncMs"] as const;

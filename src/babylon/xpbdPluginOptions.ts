@@ -1,0 +1,57 @@
+/**
+ * The options of an {@link XpbdPlugin}, and their mapping onto the core world's options (the defaults live in the
+ * core: an option not given stays undefined there).
+ */
+import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { positiveInteger, resolveDefaultsVersion, type XpbdWorldOptions } from "../core/index.js";
+
+/** Options of an {@link XpbdPlugin}; every field has a default. */
+export interface XpbdPluginOptions {
+    /** Fixed substeps per Havok step (the quality tier). Default 5 (see `XpbdWorldOptions.substeps`). */
+    substeps?: number;
+    /** Solver iterations per substep, two passes over the constraints each. Default 1. */
+    iterations?: number;
+    /** Broad-phase grid cell edge in metres (about the size of a typical collider). Default 0.5. */
+    cellSize?: number;
+    /**
+     * Wind velocity (m/s, world) blowing on every impostor's surface triangles: quadratic drag and lift per
+     * triangle against the air's velocity relative to it (see the core's `applyAerodynamics`). Default zero (still
+     * air: moving cloth is still slowed by the air). Copied; change it later with {@link XpbdPlugin.wind}.
+     */
+    wind?: Vector3;
+    /** Air density ρ in kg/m³ (≥ 0; 0 turns aerodynamics off, still-air drag included). Default 1.2 (air at 20 °C, sea level). */
+    airDensity?: number;
+    /** Whether to time each phase of the plugin's work into {@link XpbdPlugin.timings}. Default false. */
+    profile?: boolean;
+    /** Events one step can hold (sleep, wake, over-stretch, invalid state, capacity); more are dropped and reported. Default 256. */
+    eventCapacity?: number;
+    /**
+     * Broad-phase grid entries (collider shape × grid cell it overlaps). Shapes that do not fit are tested against
+     * every particle: still correct, slower; reported. Default 65,536.
+     */
+    gridCapacity?: number;
+    /**
+     * Defaults version of the plugin's world and, unless they give their own, of its impostors (see
+     * docs/versioning.md): a scene built with version n behaves the same in every later release. Default the newest
+     * (`LATEST_DEFAULTS_VERSION`).
+     */
+    defaultsVersion?: number;
+}
+
+/** The core world's options for a plugin with `options` in a physics engine with `gravity`; throws naming the option. */
+export function worldOptions(options: XpbdPluginOptions, gravity: Vector3): XpbdWorldOptions {
+    const wind = options.wind ?? Vector3.ZeroReadOnly;
+    return {
+        defaultsVersion: resolveDefaultsVersion(options.defaultsVersion, "XpbdPlugin: defaultsVersion"),
+        gravity: [gravity.x, gravity.y, gravity.z],
+        // The defaults live in the core (`XpbdWorldOptions`): undefined takes them.
+        substeps: options.substeps,
+        iterations: options.iterations,
+        cellSize: options.cellSize,
+        wind: [wind.x, wind.y, wind.z],
+        airDensity: options.airDensity,
+        eventCapacity:
+            options.eventCapacity === undefined ? undefined : positiveInteger(options.eventCapacity, "XpbdPlugin: eventCapacity"),
+        gridCapacity: options.gridCapacity === undefined ? undefined : positiveInteger(options.gridCapacity, "XpbdPlugin: gridCapacity"),
+    };
+}
