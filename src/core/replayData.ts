@@ -23,7 +23,8 @@ import {
     writeWorldInput,
 } from "./stepInputs.js";
 import type { XpbdSnapshot } from "./worldSnapshot.js";
-import { XpbdWorld, type XpbdWorldOptions } from "./xpbdWorld.js";
+import { XpbdWorld } from "./xpbdWorld.js";
+import type { XpbdWorldOptions } from "./xpbdWorldOptions.js";
 
 /** The replay format this build writes (and the newest it reads). */
 export const REPLAY_FORMAT_VERSION = 1;

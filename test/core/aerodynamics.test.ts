@@ -2,7 +2,8 @@ import { createClothGrid } from "../../src/meshing/clothGrid";
 import { DEFAULT_DRAG_COEFFICIENT } from "../../src/core/aerodynamics";
 import { SoftBody } from "../../src/core/softBody";
 import type { SoftBodyOptions } from "../../src/core/softBodyOptions";
-import { XpbdWorld, type XpbdWorldOptions } from "../../src/core/xpbdWorld";
+import { XpbdWorld } from "../../src/core/xpbdWorld";
+import type { XpbdWorldOptions } from "../../src/core/xpbdWorldOptions";
 
 type Vec3 = [number, number, number];
 

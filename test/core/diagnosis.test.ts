@@ -6,7 +6,8 @@ import { Collider } from "../../src/core/collider";
 import { diagnose, type DiagnosisRule } from "../../src/core/diagnosis";
 import type { SoftBody } from "../../src/core/softBody";
 import { complianceFromStiffness } from "../../src/core/stiffness";
-import { XpbdWorld, type XpbdWorldOptions } from "../../src/core/xpbdWorld";
+import { XpbdWorld } from "../../src/core/xpbdWorld";
+import type { XpbdWorldOptions } from "../../src/core/xpbdWorldOptions";
 import { clothBody, tetBlock } from "../support/coreScenes";
 
 const DT = 1 / 60;

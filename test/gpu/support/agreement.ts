@@ -1,6 +1,7 @@
 import type { Collider } from "../../../src/core/collider";
 import type { SoftBody } from "../../../src/core/softBody";
-import { XpbdWorld, type XpbdWorldOptions } from "../../../src/core/xpbdWorld";
+import { XpbdWorld } from "../../../src/core/xpbdWorld";
+import type { XpbdWorldOptions } from "../../../src/core/xpbdWorldOptions";
 import { GpuSoftBodySolver } from "../../../src/gpu/gpuSoftBodySolver";
 
 /**
