@@ -4,6 +4,7 @@
  */
 import { BendConstraints } from "./bendConstraints.js";
 import { ISOMETRIC_BEND_MAX_REST_ANGLE, IsometricBendConstraints } from "./isometricBendConstraints.js";
+import type { KernelMemory } from "./kernelMemory.js";
 
 /** Bending models of {@link SoftBodyOptions.bendModel}. */
 export type BendModel = "auto" | "isometric" | "dihedral";
@@ -13,7 +14,8 @@ export type BendSet = BendConstraints | IsometricBendConstraints;
 
 /**
  * The bend set of the chosen model, with room for `capacity` elements; `"auto"` takes the isometric one when every
- * element is flat at rest.
+ * element is flat at rest. An isometric set keeps its lists in `memory` when one is given (the dihedral model has
+ * no kernel).
  */
 export function createBendSet(
     model: BendModel,
@@ -21,12 +23,13 @@ export function createBendSet(
     positions: Float64Array,
     compliance: number,
     capacity: number,
+    memory: KernelMemory | null = null,
 ): BendSet {
     if (model === "dihedral") {
         return new BendConstraints(indices, positions, compliance, capacity);
     }
     if (model === "isometric") {
-        return new IsometricBendConstraints(indices, positions, compliance, capacity);
+        return new IsometricBendConstraints(indices, positions, compliance, capacity, memory);
     }
     // "auto": the dihedral set measures the rest angles (and reports degenerate triangles).
     const dihedral = new BendConstraints(indices, positions, compliance, capacity);
@@ -35,5 +38,5 @@ export function createBendSet(
             return dihedral;
         }
     }
-    return new IsometricBendConstraints(indices, positions, compliance, capacity);
+    return new IsometricBendConstraints(indices, positions, compliance, capacity, memory);
 }

@@ -136,6 +136,8 @@ const BODY_1: XpbdDefaults["body"] = {
     restitution: 0,
     thickness: 0.01,
     tethers: true,
+    // Bit-identical to the JavaScript loops, so a scene of any version may take them.
+    wasmKernels: true,
     allowSleep: true,
     sleepVelocity: 0.02,
     sleepTime: 0.5,

@@ -1,4 +1,5 @@
 import type { ConstraintSet } from "./constraintSet.js";
+import type { KernelMemory } from "./kernelMemory.js";
 import type { SubstepContext } from "./substepContext.js";
 
 /**
@@ -20,6 +21,8 @@ export class DistanceConstraints implements ConstraintSet {
     public readonly symmetric = false;
     /** Number of constraints: the first `count` pairs are live (fewer than the arrays hold only in a tearing cloth). */
     public count = 0;
+    /** The body's kernel memory holding the lists, or null (see {@link project}). */
+    private readonly _memory: KernelMemory | null;
 
     /**
      * @param indices - particle index pairs
@@ -27,14 +30,23 @@ export class DistanceConstraints implements ConstraintSet {
      * @param compliance - initial compliance
      * @param name - the kind's name, used in error messages
      * @param capacity - constraints the arrays hold (default: exactly the given ones); more only for {@link rebuild}
+     * @param memory - the body's kernel memory, to hold the lists there (default none: plain arrays)
      */
-    public constructor(indices: Int32Array, positions: Float64Array, compliance: number, name: string, capacity = indices.length >> 1) {
+    public constructor(
+        indices: Int32Array,
+        positions: Float64Array,
+        compliance: number,
+        name: string,
+        capacity = indices.length >> 1,
+        memory: KernelMemory | null = null,
+    ) {
         const count = indices.length >> 1;
         this.count = count;
-        this.indices = capacity === count ? indices : new Int32Array(2 * capacity);
+        this._memory = memory;
+        this.indices = memory !== null ? memory.i32(2 * capacity) : capacity === count ? indices : new Int32Array(2 * capacity);
         this.indices.set(indices);
-        this.restLengths = new Float64Array(capacity);
-        this.lambdas = new Float64Array(capacity);
+        this.restLengths = memory !== null ? memory.f64(capacity) : new Float64Array(capacity);
+        this.lambdas = memory !== null ? memory.f64(capacity) : new Float64Array(capacity);
         this.compliance = compliance;
         for (let c = 0; c < count; c++) {
             const i = indices[2 * c] * 3;
@@ -70,7 +82,11 @@ export class DistanceConstraints implements ConstraintSet {
         this.count = count;
     }
 
-    /** One Gauss–Seidel sweep, front to back (the set is not symmetric), with `α̃ = compliance / h²`. */
+    /**
+     * One Gauss–Seidel sweep, front to back (the set is not symmetric), with `α̃ = compliance / h²`. When the lists
+     * and `x` and `invMass` all live in the body's kernel memory, the WebAssembly kernel runs the same loop
+     * (bit-identical, see `solverKernels.wat`).
+     */
     public project(x: Float64Array, invMass: Float64Array, context: SubstepContext): void {
         if (this.count === 0) {
             return;
@@ -81,6 +97,12 @@ export class DistanceConstraints implements ConstraintSet {
         const rest = this.restLengths;
         const lambdas = this.lambdas;
         const count = this.count;
+        const memory = this._memory;
+        if (memory !== null && x.buffer === memory.buffer && invMass.buffer === memory.buffer) {
+            memory.scalar[0] = alphaTilde;
+            memory.kernels.distance(indices.byteOffset, rest.byteOffset, lambdas.byteOffset, count, x.byteOffset, invMass.byteOffset);
+            return;
+        }
         for (let c = 0; c < count; c++) {
             const a = indices[2 * c];
             const b = indices[2 * c + 1];

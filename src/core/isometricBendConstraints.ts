@@ -1,5 +1,6 @@
 import type { ConstraintSet } from "./constraintSet.js";
 import { dihedralAngle, raiseResidual, writeHinge } from "./bendConstraints.js";
+import type { KernelMemory } from "./kernelMemory.js";
 import type { StepStats } from "./stepStats.js";
 import type { SubstepContext } from "./substepContext.js";
 
@@ -39,6 +40,8 @@ export class IsometricBendConstraints implements ConstraintSet {
     public readonly symmetric = true;
     /** Where {@link rebuild} measures an element's rest angle, and its cotangent weights are worked out. */
     private readonly _hinge = new Float64Array(10);
+    /** The body's kernel memory holding the lists, or null (see {@link project}). */
+    private readonly _memory: KernelMemory | null;
 
     /** Number of elements: the first `count` are live (fewer than the arrays hold only in a tearing cloth). */
     public count = 0;
@@ -48,17 +51,25 @@ export class IsometricBendConstraints implements ConstraintSet {
      * @param positions - rest positions (flat around every hinge)
      * @param compliance - initial compliance
      * @param capacity - elements the arrays hold (default: exactly the given ones); more only for {@link rebuild}
+     * @param memory - the body's kernel memory, to hold the lists there (default none: plain arrays)
      * @throws Error naming the element when a triangle is degenerate or a hinge is not flat at rest
      */
-    public constructor(indices: Int32Array, positions: Float64Array, compliance: number, capacity = indices.length >> 2) {
+    public constructor(
+        indices: Int32Array,
+        positions: Float64Array,
+        compliance: number,
+        capacity = indices.length >> 2,
+        memory: KernelMemory | null = null,
+    ) {
         const count = indices.length >> 2;
         this.count = count;
-        this.indices = capacity === count ? indices : new Int32Array(4 * capacity);
+        this._memory = memory;
+        this.indices = memory !== null ? memory.i32(4 * capacity) : capacity === count ? indices : new Int32Array(4 * capacity);
         this.indices.set(indices);
         this.restAngles = new Float64Array(capacity);
-        this.weights = new Float64Array(4 * capacity);
-        this.hingeLengths2 = new Float64Array(capacity);
-        this.lambdas = new Float64Array(capacity);
+        this.weights = memory !== null ? memory.f64(4 * capacity) : new Float64Array(4 * capacity);
+        this.hingeLengths2 = memory !== null ? memory.f64(capacity) : new Float64Array(capacity);
+        this.lambdas = memory !== null ? memory.f64(capacity) : new Float64Array(capacity);
         this.compliance = compliance;
         for (let e = 0; e < count; e++) {
             const ia = indices[4 * e];
@@ -126,7 +137,11 @@ export class IsometricBendConstraints implements ConstraintSet {
             (positions[d] - positions[c]) ** 2 + (positions[d + 1] - positions[c + 1]) ** 2 + (positions[d + 2] - positions[c + 2]) ** 2;
     }
 
-    /** One Gauss–Seidel sweep, back to front when `reverse` is set, with `α̃ = α |e|² / h²` per element. */
+    /**
+     * One Gauss–Seidel sweep, back to front when `reverse` is set, with `α̃ = α |e|² / h²` per element. When the
+     * lists and `x` and `invMass` all live in the body's kernel memory, the WebAssembly kernel runs the same loop
+     * (bit-identical, see `solverKernels.wat`).
+     */
     public project(x: Float64Array, invMass: Float64Array, context: SubstepContext, reverse: boolean): void {
         if (this.count === 0) {
             return;
@@ -137,6 +152,21 @@ export class IsometricBendConstraints implements ConstraintSet {
         const hingeLengths2 = this.hingeLengths2;
         const lambdas = this.lambdas;
         const count = this.count;
+        const memory = this._memory;
+        if (memory !== null && x.buffer === memory.buffer && invMass.buffer === memory.buffer) {
+            memory.scalar[0] = alphaScale;
+            memory.kernels.isometricBend(
+                indices.byteOffset,
+                weights.byteOffset,
+                hingeLengths2.byteOffset,
+                lambdas.byteOffset,
+                count,
+                x.byteOffset,
+                invMass.byteOffset,
+                reverse ? 1 : 0,
+            );
+            return;
+        }
         // One loop for both directions, without a branch per element.
         const first = reverse ? count - 1 : 0;
         const step = reverse ? -1 : 1;

@@ -4,6 +4,7 @@ import type { ConstraintSet } from "./constraintSet.js";
 import { DistanceConstraints } from "./distanceConstraints.js";
 import { createBendSet, type BendSet } from "./bendSet.js";
 import { getDefaults, resolveDefaultsVersion } from "./defaults.js";
+import { KernelMemory } from "./kernelMemory.js";
 import { ParticleContacts } from "./particleContacts.js";
 import { lumpParticleMasses } from "./particleMasses.js";
 import { PinConstraints } from "./pinConstraints.js";
@@ -11,7 +12,7 @@ import type { SoftBodyDescriptor } from "./softBodyDescriptor.js";
 import type { SoftBodyOptions } from "./softBodyOptions.js";
 import { readIndices, readPositions, validateSoftBodyOptions } from "./softBodyValidation.js";
 import { StepStats } from "./stepStats.js";
-import { TEAR_DETOUR, TetherConstraints } from "./tetherConstraints.js";
+import { TEAR_DETOUR, TETHER_ANCHORS, TetherConstraints } from "./tetherConstraints.js";
 import { VolumeConstraints } from "./volumeConstraints.js";
 
 /**
@@ -67,6 +68,13 @@ export class SoftBody {
     public readonly tethers: TetherConstraints;
     /** Contact candidates. */
     public readonly contacts: ParticleContacts;
+    /**
+     * The WebAssembly memory holding the arrays the hot loops touch (positions, inverse masses, the stretch, shear
+     * and isometric bending lists, the tethers), whose kernels then run those loops; null when
+     * {@link SoftBodyOptions.wasmKernels} is off or the platform has no WebAssembly (the JavaScript loops run,
+     * bit-identical).
+     */
+    public readonly kernelMemory: KernelMemory | null;
     /** Total mass (kg). */
     public readonly totalMass: number;
     /**
@@ -164,7 +172,10 @@ export class SoftBody {
         const stretchCapacity = tears ? Math.max(stretch.length >> 1, triangleSlots) : stretch.length >> 1;
         const shearCapacity = tears ? Math.max(shear.length >> 1, triangleSlots >> 1) : shear.length >> 1;
         const bendCapacity = tears ? Math.max(bend.length >> 2, triangleSlots >> 1) : bend.length >> 2;
-        const positions = withCapacity(given, 3 * capacity);
+        const memory = o.wasmKernels ? kernelMemoryFor(capacity, stretchCapacity, shearCapacity, bendCapacity) : null;
+        this.kernelMemory = memory;
+        const positions = memory !== null ? memory.f64(3 * capacity) : new Float64Array(3 * capacity);
+        positions.set(given);
         this.positions = positions;
         this.previousPositions = new Float64Array(positions);
         this.velocities = new Float64Array(3 * capacity);
@@ -172,23 +183,23 @@ export class SoftBody {
         this.externalForces = new Float64Array(3 * capacity);
         this.triangles = triangles;
         this.masses = withCapacity(lumpParticleMasses(descriptor, given, tets, triangles), capacity);
-        this.inverseMasses = new Float64Array(capacity);
+        this.inverseMasses = memory !== null ? memory.f64(capacity) : new Float64Array(capacity);
         let total = 0;
         for (let i = 0; i < n; i++) {
             this.inverseMasses[i] = 1 / this.masses[i];
             total += this.masses[i];
         }
         this.totalMass = total;
-        this.stretch = new DistanceConstraints(stretch, given, o.stretchCompliance, "stretch", stretchCapacity);
-        this.shear = new DistanceConstraints(shear, given, o.shearCompliance, "shear", shearCapacity);
-        this.bend = createBendSet(o.bendModel, bend, given, o.bendCompliance, bendCapacity);
+        this.stretch = new DistanceConstraints(stretch, given, o.stretchCompliance, "stretch", stretchCapacity, memory);
+        this.shear = new DistanceConstraints(shear, given, o.shearCompliance, "shear", shearCapacity, memory);
+        this.bend = createBendSet(o.bendModel, bend, given, o.bendCompliance, bendCapacity, memory);
         this.volume = new VolumeConstraints(tets, given, o.volumeCompliance);
         this.constraintSets = [this.stretch, this.shear, this.bend, this.volume];
         this.pins = new PinConstraints(positions);
         const graph = new Int32Array(stretch.length + shear.length);
         graph.set(stretch);
         graph.set(shear, stretch.length);
-        this.tethers = new TetherConstraints(capacity, graph, stretchCapacity + shearCapacity);
+        this.tethers = new TetherConstraints(capacity, graph, stretchCapacity + shearCapacity, memory);
         this.tethers.enabled = o.tethers;
         this.contacts = new ParticleContacts(capacity * o.maxContactsPerParticle);
         this.stretchResidual = new Float32Array(capacity);
@@ -351,6 +362,19 @@ export class SoftBody {
 
 function colour(indices: Int32Array, arity: number, particleCount: number): Int32Array {
     return reorderConstraints(indices, arity, colourOrder(indices, arity, particleCount));
+}
+
+/** A kernel memory with room for every array a body of these capacities allocates in it (see {@link SoftBody.kernelMemory}). */
+function kernelMemoryFor(particles: number, stretch: number, shear: number, bend: number): KernelMemory | null {
+    const tethers = particles * TETHER_ANCHORS;
+    return KernelMemory.create(
+        KernelMemory.bytesFor(
+            // positions, inverse masses; rest lengths and λ of stretch and shear; bend weights, hinge lengths, λ; tether lengths
+            [3 * particles, particles, stretch, stretch, shear, shear, 4 * bend, bend, bend, tethers],
+            // stretch, shear and bend indices; tethered particles and anchors
+            [2 * stretch, 2 * shear, 4 * bend, tethers, tethers],
+        ),
+    );
 }
 
 /** `values` in a new array of `length` entries (the rest zero), or `values` itself when it is that long. */

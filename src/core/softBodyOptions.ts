@@ -36,6 +36,12 @@ export interface SoftBodyOptions {
     thickness?: number;
     /** Long-range attachments to weight-1 pins (see `tetherConstraints.ts`). Default true. */
     tethers?: boolean;
+    /**
+     * Whether the hot loops (distances, isometric bending, tethers) run as WebAssembly where the platform has it
+     * (`solverKernels.wat`): bit-identical results, about 1.5× faster steps. Default true; false runs the same loops
+     * in JavaScript.
+     */
+    wasmKernels?: boolean;
     /** Whether the body may fall asleep. Default true. */
     allowSleep?: boolean;
     /** Speed (m/s) under which every particle must stay for the body to sleep. Default 0.02. */

@@ -1,4 +1,5 @@
 import { IndexHeap } from "./indexHeap.js";
+import type { KernelMemory } from "./kernelMemory.js";
 
 /** Anchors (weight-1 pins) per tethered particle at most; see {@link TetherConstraints}. */
 export const TETHER_ANCHORS = 4;
@@ -74,16 +75,21 @@ export class TetherConstraints {
     private readonly _frontier: IndexHeap;
     /** Per particle: a counter while {@link setEdges} fills the adjacency lists. */
     private readonly _fill: Int32Array;
+    /** The body's kernel memory holding the slots, or null (see {@link project}). */
+    private readonly _memory: KernelMemory | null;
 
     /**
      * @param particleCount - number of particles (the capacity, for a cloth that may tear)
      * @param edges - particle index pairs along which "nearest pin" is measured
      * @param edgeCapacity - most pairs {@link setEdges} may be given later (default: those given now)
+     * @param memory - the body's kernel memory, to hold the slots there (default none: plain arrays)
      */
-    public constructor(particleCount: number, edges: Int32Array, edgeCapacity = edges.length >> 1) {
-        this.particles = new Int32Array(particleCount * TETHER_ANCHORS);
-        this.anchors = new Int32Array(particleCount * TETHER_ANCHORS);
-        this.lengths = new Float64Array(particleCount * TETHER_ANCHORS);
+    public constructor(particleCount: number, edges: Int32Array, edgeCapacity = edges.length >> 1, memory: KernelMemory | null = null) {
+        const slots = particleCount * TETHER_ANCHORS;
+        this._memory = memory;
+        this.particles = memory !== null ? memory.i32(slots) : new Int32Array(slots);
+        this.anchors = memory !== null ? memory.i32(slots) : new Int32Array(slots);
+        this.lengths = memory !== null ? memory.f64(slots) : new Float64Array(slots);
         this.slotOf = new Int32Array(particleCount * TETHER_ANCHORS);
         this._adjacencyStart = new Int32Array(particleCount + 1);
         this._adjacency = new Int32Array(2 * edgeCapacity);
@@ -273,12 +279,22 @@ export class TetherConstraints {
         return best;
     }
 
-    /** Pulls every particle that is farther from an anchor than its tether allows back onto the tether's sphere. */
+    /**
+     * Pulls every particle that is farther from an anchor than its tether allows back onto the tether's sphere. When
+     * the slots and `x` live in the body's kernel memory, the WebAssembly kernel runs the same loop (bit-identical,
+     * see `solverKernels.wat`).
+     */
     public project(x: Float64Array): void {
         const slack = this.slack;
         const particles = this.particles;
         const anchors = this.anchors;
         const lengths = this.lengths;
+        const memory = this._memory;
+        if (memory !== null && x.buffer === memory.buffer) {
+            memory.scalar[0] = slack;
+            memory.kernels.tethers(particles.byteOffset, anchors.byteOffset, lengths.byteOffset, this.count, x.byteOffset);
+            return;
+        }
         // Every tethered particle is free: the tethers are rebuilt whenever an inverse mass changes.
         for (let k = 0; k < this.count; k++) {
             const i = particles[k] * 3;

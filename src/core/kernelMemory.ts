@@ -1,0 +1,122 @@
+import { SOLVER_KERNELS_BASE64 } from "./solverKernelsBinary.js";
+
+/**
+ * The exports of `solverKernels.wat`. The arguments are byte offsets into the memory and counts (small integers:
+ * passing them never allocates); each kernel's one real-valued argument is read from {@link KernelMemory.scalar}.
+ */
+export interface SolverKernels {
+    /** `DistanceConstraints.project`; scalar α̃. */
+    distance(indices: number, restLengths: number, lambdas: number, count: number, x: number, w: number): void;
+    /** `IsometricBendConstraints.project`, `reverse` 1 for back to front; scalar α/h². */
+    isometricBend(
+        indices: number,
+        weights: number,
+        hingeLengths2: number,
+        lambdas: number,
+        count: number,
+        x: number,
+        w: number,
+        reverse: number,
+    ): void;
+    /** `TetherConstraints.project`; scalar the slack. */
+    tethers(particles: number, anchors: number, lengths: number, count: number, x: number): void;
+}
+
+/** Where a body's arrays come from: plain typed arrays, or views into its {@link KernelMemory}. */
+export interface ArrayAllocator {
+    /** A zeroed Float64Array of `length` elements. */
+    f64(length: number): Float64Array;
+    /** A zeroed Int32Array of `length` elements. */
+    i32(length: number): Int32Array;
+}
+
+/** Plain typed arrays: what a body uses without WebAssembly (the JavaScript loops run on them). */
+export const PLAIN_ARRAYS: ArrayAllocator = {
+    f64: (length) => new Float64Array(length),
+    i32: (length) => new Int32Array(length),
+};
+
+const PAGE_BYTES = 65536;
+
+// The compiled module, shared by every body: undefined until first asked for, null where WebAssembly is missing.
+let compiled: WebAssembly.Module | null | undefined;
+
+function kernelModule(): WebAssembly.Module | null {
+    if (compiled === undefined) {
+        compiled = null;
+        if (typeof WebAssembly === "object" && typeof atob === "function") {
+            const text = atob(SOLVER_KERNELS_BASE64);
+            const bytes = new Uint8Array(text.length);
+            for (let i = 0; i < text.length; i++) {
+                bytes[i] = text.charCodeAt(i);
+            }
+            // Synchronous: the module is under 2 KB, far below what browsers compile on the main thread.
+            compiled = new WebAssembly.Module(bytes);
+        }
+    }
+    return compiled;
+}
+
+/**
+ * One body's WebAssembly memory, sized once when the body is built, and the kernels instantiated on it. The body
+ * allocates the arrays its hot loops touch (positions, inverse masses, the distance, bending and tether lists) here,
+ * as ordinary typed-array views, so JavaScript reads and writes them as before and the kernels see the same bytes.
+ * The memory never grows: growing would detach every view.
+ */
+export class KernelMemory implements ArrayAllocator {
+    /** The memory's buffer: the kernels run only on arrays that are views of it. */
+    public readonly buffer: ArrayBuffer;
+    /** The kernels, bound to this memory. */
+    public readonly kernels: SolverKernels;
+    /** The memory's first 8 bytes: the real-valued argument of the next kernel call, written just before it. */
+    public readonly scalar: Float64Array;
+    private _offset = 0;
+
+    private constructor(memory: WebAssembly.Memory, module: WebAssembly.Module) {
+        this.buffer = memory.buffer;
+        this.kernels = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as SolverKernels;
+        this.scalar = this.f64(1);
+    }
+
+    /** A memory of at least `bytes` bytes, or null where WebAssembly is not available. */
+    public static create(bytes: number): KernelMemory | null {
+        const module = kernelModule();
+        if (module === null) {
+            return null;
+        }
+        const pages = Math.ceil((bytes + 8) / PAGE_BYTES);
+        return new KernelMemory(new WebAssembly.Memory({ initial: pages }), module);
+    }
+
+    /** Bytes {@link f64} and {@link i32} reserve for arrays of these lengths (each rounded up to 8 bytes). */
+    public static bytesFor(f64Lengths: readonly number[], i32Lengths: readonly number[]): number {
+        let bytes = 0;
+        for (const length of f64Lengths) {
+            bytes += 8 * length;
+        }
+        for (const length of i32Lengths) {
+            bytes += 8 * Math.ceil(length / 2);
+        }
+        return bytes;
+    }
+
+    /** See {@link ArrayAllocator.f64}. */
+    public f64(length: number): Float64Array {
+        return new Float64Array(this.buffer, this._reserve(8 * length), length);
+    }
+
+    /** See {@link ArrayAllocator.i32}. */
+    public i32(length: number): Int32Array {
+        return new Int32Array(this.buffer, this._reserve(4 * length), length);
+    }
+
+    private _reserve(bytes: number): number {
+        const offset = this._offset;
+        const end = offset + Math.ceil(bytes / 8) * 8;
+        if (end > this.buffer.byteLength) {
+            throw new Error(`kernel memory exhausted: ${end} bytes asked for, ${this.buffer.byteLength} reserved`);
+        }
+        this._offset = end;
+        return offset;
+    }
+}
