@@ -6,7 +6,8 @@
 //   Ours: the cloth of scripts/bench.mjs (createClothGrid, SoftBody with default options, mass 1 lumped by triangle
 //   area, allowSleep off, the two top corners pinned with weight 1) in `new XpbdWorld({ substeps: S, iterations: 1,
 //   timing: false })` for S in OURS_SUBSTEPS, plus one setting "default": the world's default substeps and
-//   iterations (timing off as well).
+//   iterations (timing off as well), and "default,kernels=js": the default with SoftBodyOptions.wasmKernels false
+//   (the same results, the hot loops in JavaScript; printed for comparison, not part of the frontier).
 //   Jolt: jolt-physics (WASM, single thread), the "jolt-lra" cloth of bench-peers (EuclideanDistance long-range
 //   attachments, settings JOLT in peerCloth.mjs) with SoftBodyCreationSettings.mNumIterations in JOLT_ITERATIONS.
 //   Method: for each setting, a throwaway identical scene first runs WARMUP steps (so V8 has optimised the JavaScript
@@ -67,18 +68,21 @@ function line(fields) {
 
 const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : "na");
 
-/** Our cloth of n×n quads in a world of the given options. */
-function ourCloth(n, worldOptions) {
+/** Our cloth of n×n quads in a world of the given options (`bodyOptions` added to the body's). */
+function ourCloth(n, worldOptions, bodyOptions = {}) {
     const grid = createClothGrid({ width: 1, height: 1, segmentsX: n, segmentsY: n });
     const t = grid.topology;
-    const body = new SoftBody({
-        positions: t.positions,
-        triangles: t.triangles,
-        stretch: t.stretch,
-        shear: t.shear,
-        bend: t.bend,
-        mass: 1,
-    });
+    const body = new SoftBody(
+        {
+            positions: t.positions,
+            triangles: t.triangles,
+            stretch: t.stretch,
+            shear: t.shear,
+            bend: t.bend,
+            mass: 1,
+        },
+        bodyOptions,
+    );
     body.setPinWeight(0, 1);
     body.setPinWeight(grid.columns - 1, 1);
     body.allowSleep = false;
@@ -152,18 +156,18 @@ function msAtStretch(front, target) {
  * specialised for the settings before it (in one process, a setting measured after others ran up to 50% slower than
  * on its own). With `long`, the scene then continues to LONG_STEPS steps and its stretch comes back as `stretch60`.
  */
-function runOursIsolated(n, worldOptions, long) {
+function runOursIsolated(n, worldOptions, long, bodyOptions = {}) {
     return new Promise((resolve, reject) => {
-        const worker = new Worker(new URL(import.meta.url), { workerData: { n, worldOptions, long } });
+        const worker = new Worker(new URL(import.meta.url), { workerData: { n, worldOptions, long, bodyOptions } });
         worker.once("message", resolve);
         worker.once("error", reject);
     });
 }
 
 if (!isMainThread) {
-    const { n, worldOptions, long } = workerData;
+    const { n, worldOptions, long, bodyOptions } = workerData;
     const grid = clothGrid(n);
-    const r = runSetting(grid, () => ourCloth(n, worldOptions));
+    const r = runSetting(grid, () => ourCloth(n, worldOptions, bodyOptions));
     let stretch60 = NaN;
     if (long) {
         for (let s = STEPS; s < LONG_STEPS; s++) r.scene.step();
@@ -210,6 +214,17 @@ if (!isMainThread) {
             defaultRun = r;
             ours.push({ setting: "default", ms: r.msPerStep, stretch: r.stretch });
             line({ scene, solver: "ours", setting: "default", ms_per_step: fixed(r.msPerStep, 3), max_stretch: fixed(r.stretch, 4) });
+        }
+        {
+            // The same default with the hot loops in JavaScript: what the WebAssembly kernels save (not on the frontier).
+            const r = await runOursIsolated(n, { timing: false }, false, { wasmKernels: false });
+            line({
+                scene,
+                solver: "ours",
+                setting: "default,kernels=js",
+                ms_per_step: fixed(r.msPerStep, 3),
+                max_stretch: fixed(r.stretch, 4),
+            });
         }
 
         const peer = [];

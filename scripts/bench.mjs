@@ -7,6 +7,8 @@ import { allocationPerCall, collectionsDuring, warmUp } from "./allocationProbe.
 
 const DT = 1 / 60;
 const stepsOverride = process.env.BENCH_STEPS ? Number(process.env.BENCH_STEPS) : undefined;
+// BENCH_KERNELS=js runs the hot loops in JavaScript (SoftBodyOptions.wasmKernels false): the same results, for comparison.
+const wasmKernels = process.env.BENCH_KERNELS !== "js";
 
 /** Median of a list of numbers. */
 function median(values) {
@@ -90,14 +92,17 @@ function line(fields) {
 function clothScene(segments, steps) {
     const grid = createClothGrid({ width: 1, height: 1, segmentsX: segments, segmentsY: segments });
     const t = grid.topology;
-    const body = new SoftBody({
-        positions: t.positions,
-        triangles: t.triangles,
-        stretch: t.stretch,
-        shear: t.shear,
-        bend: t.bend,
-        mass: 1,
-    });
+    const body = new SoftBody(
+        {
+            positions: t.positions,
+            triangles: t.triangles,
+            stretch: t.stretch,
+            shear: t.shear,
+            bend: t.bend,
+            mass: 1,
+        },
+        { wasmKernels },
+    );
     body.setPinWeight(0, 1);
     body.setPinWeight(grid.columns - 1, 1);
     body.allowSleep = false;
@@ -107,6 +112,7 @@ function clothScene(segments, steps) {
     line({
         scene: `cloth${segments}`,
         solver: "babylon-xpbd",
+        kernels: body.kernelMemory ? "wasm" : "js",
         particles: body.particleCount,
         constraints: body.stretch.count + body.shear.count + body.bend.count + body.tethers.count,
         steps: result.steps,
@@ -120,13 +126,16 @@ function clothScene(segments, steps) {
 function softBoxScene(name, size, bottom, resolution, mass, steps) {
     const box = boxMesh(size[0], size[1], size[2], bottom);
     const tets = tetrahedralize(box.positions, box.indices, { resolution });
-    const body = new SoftBody({
-        positions: tets.positions,
-        tets: tets.tets,
-        stretch: tetEdges(tets.tets, tets.positions.length / 3),
-        triangles: tets.surfaceTriangles,
-        mass,
-    });
+    const body = new SoftBody(
+        {
+            positions: tets.positions,
+            tets: tets.tets,
+            stretch: tetEdges(tets.tets, tets.positions.length / 3),
+            triangles: tets.surfaceTriangles,
+            mass,
+        },
+        { wasmKernels },
+    );
     body.allowSleep = false;
     const world = new XpbdWorld();
     world.addBody(body);
@@ -135,6 +144,7 @@ function softBoxScene(name, size, bottom, resolution, mass, steps) {
     line({
         scene: name,
         solver: "babylon-xpbd",
+        kernels: body.kernelMemory ? "wasm" : "js",
         particles: body.particleCount,
         constraints: body.stretch.count + body.volume.count,
         steps: result.steps,
