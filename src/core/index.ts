@@ -16,6 +16,7 @@ export { Collider, ColliderMotion, type ColliderOptions } from "./collider.js";
 export { ColliderGrid } from "./colliderGrid.js";
 export { ColliderShape, ColliderShapeKind, THIN_BOX_HALF_EXTENT } from "./colliderShape.js";
 export { DistanceConstraints } from "./distanceConstraints.js";
+export { KernelMemory, PLAIN_ARRAYS, type ArrayAllocator, type SolverKernels } from "./kernelMemory.js";
 export { EventQueue, SoftBodyEventType } from "./eventQueue.js";
 export { ParticleContacts } from "./particleContacts.js";
 export { PinConstraints } from "./pinConstraints.js";
