@@ -103,7 +103,9 @@ export interface XpbdDefaults {
     /** `XpbdWorld` (and so `XpbdPlugin`). */
     readonly world: WorldDefaults;
     /** Core soft bodies (`SoftBodyOptions`). */
-    readonly body: Readonly<Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles">>>;
+    readonly body: Readonly<
+        Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles" | "shapeMatchingCompliance">>
+    >;
     /** Core colliders. */
     readonly collider: ColliderDefaults;
     /** Both impostors. */

@@ -23,6 +23,8 @@ export { PinConstraints } from "./pinConstraints.js";
 export { DEFAULT_GRAB_STIFFNESS, ParticleGrab } from "./particleGrab.js";
 export { rayHitsBody } from "./rayPick.js";
 export { SoftBody } from "./softBody.js";
+export { RotationFit } from "./rotationFit.js";
+export { ShapeMatching } from "./shapeMatching.js";
 export { SOFT_BODY_DEFAULTS, type SoftBodyOptions } from "./softBodyOptions.js";
 export type { BendModel, BendSet } from "./bendSet.js";
 export { StepStats } from "./stepStats.js";
@@ -34,6 +36,7 @@ export { MAX_COORDINATE, XpbdWorld } from "./xpbdWorld.js";
 export type { XpbdWorldOptions } from "./xpbdWorldOptions.js";
 export { computeAerodynamicForces, DEFAULT_AIR_DENSITY, DEFAULT_DRAG_COEFFICIENT, DEFAULT_LIFT_COEFFICIENT } from "./aerodynamics.js";
 export { closestPointOnTriangle } from "./closestPointOnTriangle.js";
+export { enclosedVolume } from "./enclosedVolume.js";
 export { lumpParticleMasses } from "./particleMasses.js";
 export {
     booleanValue,

@@ -26,8 +26,8 @@ import type { XpbdSnapshot } from "./worldSnapshot.js";
 import { XpbdWorld } from "./xpbdWorld.js";
 import type { XpbdWorldOptions } from "./xpbdWorldOptions.js";
 
-/** The replay format this build writes (and the newest it reads). */
-export const REPLAY_FORMAT_VERSION = 1;
+/** The replay format this build writes (and the only one it reads): 2 added shape matching to the body scalars. */
+export const REPLAY_FORMAT_VERSION = 2;
 
 /** What a patch changes. */
 export enum ReplayTarget {

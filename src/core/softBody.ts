@@ -13,6 +13,7 @@ import type { SoftBodyOptions } from "./softBodyOptions.js";
 import { readIndices, readPositions, validateSoftBodyOptions } from "./softBodyValidation.js";
 import { StepStats } from "./stepStats.js";
 import { TEAR_DETOUR, TETHER_ANCHORS, TetherConstraints } from "./tetherConstraints.js";
+import { ShapeMatching } from "./shapeMatching.js";
 import { VolumeConstraints } from "./volumeConstraints.js";
 
 /**
@@ -36,6 +37,8 @@ export class SoftBody {
     public readonly particleCapacity: number;
     /** Tearing (see {@link SoftBodyOptions.tearRatio}); null for a body that never tears. */
     public readonly tearing: ClothTearing | null = null;
+    /** Shape matching (see {@link SoftBodyOptions.shapeMatchingCompliance}); null for a body built without it. */
+    public readonly shapeMatching: ShapeMatching | null;
     /** Current positions (xyz per particle, world). */
     public readonly positions: Float64Array;
     /** Positions at the start of the current substep. */
@@ -60,7 +63,7 @@ export class SoftBody {
     public readonly bend: BendSet;
     /** Tet volume constraints. */
     public readonly volume: VolumeConstraints;
-    /** The constraint sets the solver sweeps, in order: stretch, shear, bend, volume. */
+    /** The constraint sets the solver sweeps, in order: stretch, shear, bend, volume, then shape matching (if any). */
     public readonly constraintSets: readonly ConstraintSet[];
     /** Weighted pins. */
     public readonly pins: PinConstraints;
@@ -194,7 +197,12 @@ export class SoftBody {
         this.shear = new DistanceConstraints(shear, given, o.shearCompliance, "shear", shearCapacity, memory);
         this.bend = createBendSet(o.bendModel, bend, given, o.bendCompliance, bendCapacity, memory);
         this.volume = new VolumeConstraints(tets, given, o.volumeCompliance);
-        this.constraintSets = [this.stretch, this.shear, this.bend, this.volume];
+        const shape = o.shapeMatchingCompliance;
+        this.shapeMatching = shape !== undefined ? new ShapeMatching(given, this.masses, n, shape) : null;
+        this.constraintSets =
+            this.shapeMatching !== null
+                ? [this.stretch, this.shear, this.bend, this.volume, this.shapeMatching]
+                : [this.stretch, this.shear, this.bend, this.volume];
         this.pins = new PinConstraints(positions);
         const graph = new Int32Array(stretch.length + shear.length);
         graph.set(stretch);

@@ -75,6 +75,13 @@ export interface SoftBodyOptions {
      */
     tearRatio?: number;
     /**
+     * Shape matching (see `shapeMatching.ts`): every particle is pulled towards the body's rest shape, best fitted to
+     * where the particles are, with this compliance α (s²: a deformed body springs back at ω = 1/√α; 0 is rigid).
+     * The cheap way to keep a jelly's or a closed cloth's shape and volume, without tetrahedra. Not given (the
+     * default), the body has none. Not with {@link tearRatio}.
+     */
+    shapeMatchingCompliance?: number;
+    /**
      * Particles tearing may add (capacity, fixed when the body is built; a tear splits one particle in two). When
      * they run out the body stops tearing and reports it once. Default: the body's particle count. Ignored without
      * {@link tearRatio}.
@@ -85,7 +92,8 @@ export interface SoftBodyOptions {
 /**
  * The defaults of {@link SoftBodyOptions} in the newest defaults version (see `defaultsTable.ts` for every version).
  * Tearing is not among them: without `tearRatio` a body never tears (the table holds plain numbers that survive
- * JSON, and a ratio of `Infinity` would not).
+ * JSON, and a ratio of `Infinity` would not). Nor is shape matching: without `shapeMatchingCompliance` a body has none.
  */
-export const SOFT_BODY_DEFAULTS: Readonly<Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles">>> =
-    getDefaults().body;
+export const SOFT_BODY_DEFAULTS: Readonly<
+    Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles" | "shapeMatchingCompliance">>
+> = getDefaults().body;

@@ -54,7 +54,7 @@ export function readIndices(source: ArrayLike<number> | undefined, arity: number
 
 /** Checks the options with their defaults filled in; throws a RangeError naming the option. */
 export function validateSoftBodyOptions(
-    o: Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles">> & SoftBodyOptions,
+    o: Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles" | "shapeMatchingCompliance">> & SoftBodyOptions,
 ): void {
     const nonNegative: (keyof SoftBodyOptions)[] = [
         "stretchCompliance",
@@ -94,5 +94,11 @@ export function validateSoftBodyOptions(
     }
     if (o.maxTearParticles !== undefined) {
         positiveInteger(o.maxTearParticles, "maxTearParticles");
+    }
+    if (o.shapeMatchingCompliance !== undefined) {
+        finiteNonNegative(o.shapeMatchingCompliance, "shapeMatchingCompliance");
+        if (o.tearRatio !== undefined && o.tearRatio !== Infinity) {
+            throw new RangeError("shapeMatchingCompliance and tearRatio cannot be combined: a torn cloth has no one rest shape");
+        }
     }
 }

@@ -40,6 +40,19 @@ const BODY_SCALARS: readonly [string, ScalarKind, (b: SoftBody) => number, (b: S
     ["dragCoefficient", "nonNegative", (b) => b.dragCoefficient, (b, v) => (b.dragCoefficient = v)],
     ["liftCoefficient", "nonNegative", (b) => b.liftCoefficient, (b, v) => (b.liftCoefficient = v)],
     ["windScale", "nonNegative", (b) => b.windScale, (b, v) => (b.windScale = v)],
+    // A body built without shape matching reads 0 and ignores what is written (it can never gain it).
+    [
+        "shapeMatchingCompliance",
+        "nonNegative",
+        (b) => b.shapeMatching?.compliance ?? 0,
+        (b, v) => b.shapeMatching !== null && (b.shapeMatching.compliance = v),
+    ],
+    [
+        "shapeMatchingEnabled",
+        "flag",
+        (b) => +(b.shapeMatching?.enabled ?? false),
+        (b, v) => b.shapeMatching !== null && (b.shapeMatching.enabled = v === 1),
+    ],
     ["sleeping", "flag", (b) => +b.sleeping, (b, v) => (b.sleeping = v === 1)],
     ["wakeRequested", "flag", (b) => +b._wakeRequested, (b, v) => (b._wakeRequested = v === 1)],
     ["pinsDirty", "flag", (b) => +b.pins.dirty, (b, v) => (b.pins.dirty = v === 1)],

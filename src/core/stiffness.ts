@@ -14,6 +14,8 @@ export const COMPLIANCE_AT_ZERO_STIFFNESS = {
     bend: 10,
     /** Tetrahedral volume constraints: cubic metres per pascal-ish unit of the volume error. */
     volume: 1e-4,
+    /** Shape matching: s² (a deformed body springs back at ω = 1/√α; 1 s² is barely any pull). */
+    shape: 1,
     /** Soft pins: metres per newton at weight → 0 (see {@link pinComplianceFromWeight}). */
     pin: 1e-2,
 } as const;
