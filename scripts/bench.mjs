@@ -1,8 +1,8 @@
 // The core benchmark (`npm run bench`): cloth grids and a tet block at 60 Hz and the default quality, one line per
 // scene, plus the build-time figures of src/meshing. It imports the compiled ES modules in dist/ (the script
 // `bench` compiles them first). Figures, not assertions: the same run prints the peers (scripts/bench-peers.mjs).
-import { createClothGrid, tetEdges, tetrahedralize } from "../dist/meshing/index.js";
-import { Collider, SoftBody, XpbdWorld } from "../dist/core/index.js";
+import { buildClothTopology, createClothGrid, tetEdges, tetrahedralize } from "../dist/meshing/index.js";
+import { Collider, complianceFromStiffness, enclosedVolume, SoftBody, XpbdWorld } from "../dist/core/index.js";
 import { allocationPerCall, collectionsDuring, warmUp } from "./allocationProbe.mjs";
 
 const DT = 1 / 60;
@@ -155,6 +155,50 @@ function softBoxScene(name, size, bottom, resolution, mass, steps) {
     });
 }
 
+/**
+ * The jelly without tetrahedra: the surface of the same tet lattice (its particles only, as a closed cloth with the
+ * cloth defaults) held in shape by shape matching at stiffness 0.6 (`shapeMatching: 0.6` on an impostor); with
+ * `bending` false its bending is switched off, which shape matching makes unneeded (the cheapest jelly).
+ */
+function surfaceJellyScene(name, size, bottom, resolution, mass, steps, bending = true) {
+    const box = boxMesh(size[0], size[1], size[2], bottom);
+    const tets = tetrahedralize(box.positions, box.indices, { resolution });
+    // The surface's particles only: the lattice's inner ones are dropped and the triangles renumbered.
+    const used = new Map();
+    const surface = [];
+    const triangles = Array.from(tets.surfaceTriangles, (p) => {
+        if (!used.has(p)) {
+            used.set(p, used.size);
+            surface.push(tets.positions[3 * p], tets.positions[3 * p + 1], tets.positions[3 * p + 2]);
+        }
+        return used.get(p);
+    });
+    const t = buildClothTopology(surface, triangles);
+    const body = new SoftBody(
+        { positions: t.positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass },
+        { wasmKernels, shapeMatchingCompliance: complianceFromStiffness(0.6, "shape") },
+    );
+    body.allowSleep = false;
+    body.bend.enabled = bending;
+    const world = new XpbdWorld();
+    world.addBody(body);
+    world.addCollider(new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }]));
+    const rest = enclosedVolume(body.triangles, body.restPositions);
+    const result = measure(world, steps);
+    line({
+        scene: name,
+        solver: "babylon-xpbd",
+        kernels: body.kernelMemory ? "wasm" : "js",
+        particles: body.particleCount,
+        constraints: body.stretch.count + body.shear.count + (bending ? body.bend.count : 0),
+        steps: result.steps,
+        ms_per_step: result.msPerStep.toFixed(3),
+        max_stretch: world.stats.maxEdgeRatio.toFixed(4),
+        ...allocation(result),
+        volume_ratio: (enclosedVolume(body.triangles, body.positions) / rest).toFixed(4),
+    });
+}
+
 /** An axis-aligned box mesh (8 corners, 12 outward triangles) with its bottom at height `y`. */
 function boxMesh(sx, sy, sz, y) {
     const positions = [];
@@ -249,4 +293,6 @@ if (!process.env.ONLY || process.env.ONLY === "cloth") clothScene(128, steps);
 // (resolution 5) dropped from 0.2 m. Both at volume stiffness 1 (the default).
 if (!process.env.ONLY || process.env.ONLY === "tet") softBoxScene("tetblock", [1, 0.5, 1], 0.3, 8, 20, steps);
 if (!process.env.ONLY || process.env.ONLY === "tet") softBoxScene("jelly", [0.3, 0.3, 0.3], 0.2, 5, 2, steps);
+if (!process.env.ONLY || process.env.ONLY === "tet") surfaceJellyScene("jelly_surface", [0.3, 0.3, 0.3], 0.2, 5, 2, steps);
+if (!process.env.ONLY || process.env.ONLY === "tet") surfaceJellyScene("jelly_surface_nobend", [0.3, 0.3, 0.3], 0.2, 5, 2, steps, false);
 if (!process.env.ONLY || process.env.ONLY === "build") buildFigures();

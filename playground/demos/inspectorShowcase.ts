@@ -52,7 +52,11 @@ export const inspectorShowcase: Demo = {
         cube.material = colour(scene, "jellyMaterial", new Color3(0.35, 0.85, 0.4));
         cube.receiveShadows = true;
         shadows.addShadowCaster(cube);
-        const jelly = new SoftBodyImpostor(cube, { mass: 1.5, stretchStiffness: 0.7, volumeStiffness: 1, damping: 2, resolution: 4 }, xpbd);
+        const jelly = new SoftBodyImpostor(
+            cube,
+            { mass: 1.5, stretchStiffness: 0.7, volumeStiffness: 1, shapeMatching: 0.5, damping: 2, resolution: 4 },
+            xpbd,
+        );
 
         await scene.whenReadyAsync();
         return {

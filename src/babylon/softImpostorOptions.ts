@@ -65,6 +65,13 @@ export interface SoftImpostorOptions {
     /** How much of the plugin's wind this body feels (≥ 0; 0 turns its aerodynamics off, still-air drag included). Default 1. */
     windScale?: number;
     /**
+     * Shape matching in [0, 1]: every particle is pulled towards the body's rest shape, best fitted to where the
+     * particles are (`complianceFromStiffness(s, "shape")`: 0 is 1 s², barely a pull; 0.5 a jelly that springs back
+     * at about 30 rad/s; 1 rigid). The cheap way to keep a closed cloth's or a jelly's shape and volume. Default none:
+     * no shape matching (and then it cannot be turned on later).
+     */
+    shapeMatching?: number;
+    /**
      * Defaults version that fills in the options not given, here and in the core body (see docs/versioning.md): an
      * impostor built with version n behaves the same in every later release. Default the plugin's
      * (`XpbdPluginOptions.defaultsVersion`, itself the newest by default).
@@ -73,7 +80,9 @@ export interface SoftImpostorOptions {
 }
 
 /** Every option value of an impostor, as returned by {@link SoftImpostor.getOptions}. */
-export interface SoftImpostorOptionValues extends Required<Omit<SoftImpostorOptions, "density">> {
+export interface SoftImpostorOptionValues extends Required<Omit<SoftImpostorOptions, "density" | "shapeMatching">> {
+    /** Shape matching stiffness in [0, 1] (an impostor built with it). */
+    shapeMatching?: number;
     /** Shear stiffness in [0, 1] (cloth). */
     shearStiffness?: number;
     /** Bend stiffness in [0, 1] (cloth). */
@@ -89,8 +98,10 @@ export interface SoftImpostorOptionValues extends Required<Omit<SoftImpostorOpti
 }
 
 /** {@link SoftImpostorOptions} with the defaults filled in (`staticFriction` follows `friction` when absent). */
-export type ResolvedSoftImpostorOptions = Required<Omit<SoftImpostorOptions, "staticFriction" | "density" | "defaultsVersion">> &
-    Pick<SoftImpostorOptions, "staticFriction" | "density" | "defaultsVersion">;
+export type ResolvedSoftImpostorOptions = Required<
+    Omit<SoftImpostorOptions, "staticFriction" | "density" | "defaultsVersion" | "shapeMatching">
+> &
+    Pick<SoftImpostorOptions, "staticFriction" | "density" | "defaultsVersion" | "shapeMatching">;
 
 /**
  * Defaults of {@link SoftImpostorOptions} in the newest defaults version. Like every default they live in the core's
@@ -141,6 +152,9 @@ export function coreOptions(caller: string, o: ResolvedSoftImpostorOptions, stif
     if (o.staticFriction !== undefined) {
         finiteNonNegative(o.staticFriction, `${caller}: staticFriction`);
     }
+    if (o.shapeMatching !== undefined) {
+        unitInterval(o.shapeMatching, `${caller}: shapeMatching`);
+    }
     booleanValue(o.allowSleep, `${caller}: allowSleep`);
     mask32(o.membership, `${caller}: membership`);
     mask32(o.collideWith, `${caller}: collideWith`);
@@ -161,5 +175,6 @@ export function coreOptions(caller: string, o: ResolvedSoftImpostorOptions, stif
         dragCoefficient: o.dragCoefficient,
         liftCoefficient: o.liftCoefficient,
         windScale: o.windScale,
+        ...(o.shapeMatching !== undefined ? { shapeMatchingCompliance: complianceFromStiffness(o.shapeMatching, "shape") } : {}),
     };
 }

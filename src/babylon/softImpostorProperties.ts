@@ -12,6 +12,7 @@ export abstract class SoftImpostorProperties {
     /** Whether static friction was set on its own (else it follows {@link friction}). */
     private _staticFrictionGiven: boolean;
     private readonly _stiffness: ImpostorStiffness;
+    private _shapeMatching: number | undefined;
 
     /**
      * @param kind - cloth or soft body
@@ -31,6 +32,25 @@ export abstract class SoftImpostorProperties {
         this._mass = options.mass;
         this._staticFrictionGiven = options.staticFriction !== undefined;
         this._stiffness = { ...stiffness };
+        this._shapeMatching = options.shapeMatching;
+    }
+
+    /**
+     * Shape matching stiffness in [0, 1] (see {@link SoftImpostorOptions.shapeMatching}); undefined for an impostor
+     * built without it, which cannot be given it later.
+     */
+    public get shapeMatching(): number | undefined {
+        return this._shapeMatching;
+    }
+    public set shapeMatching(value: number | undefined) {
+        const shape = this.body.shapeMatching;
+        if (shape === null) {
+            throw new Error(`${this._caller}: shapeMatching can only be changed on an impostor built with it`);
+        }
+        unitInterval(value as number, `${this._caller}: shapeMatching`);
+        shape.compliance = complianceFromStiffness(value as number, "shape");
+        this._shapeMatching = value;
+        this.body.wake();
     }
 
     /** Total mass (kg). Setting it rescales every particle's mass. */
@@ -208,6 +228,7 @@ export abstract class SoftImpostorProperties {
             liftCoefficient: this.body.liftCoefficient,
             windScale: this.body.windScale,
             defaultsVersion: this.body.defaultsVersion,
+            ...(this._shapeMatching !== undefined ? { shapeMatching: this._shapeMatching } : {}),
             ...this._kindOptions(),
         };
     }

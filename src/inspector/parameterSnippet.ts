@@ -12,6 +12,7 @@ const ORDER: readonly (keyof SoftImpostorOptionValues)[] = [
     "shearStiffness",
     "bendStiffness",
     "volumeStiffness",
+    "shapeMatching",
     "resolution",
     "damping",
     "friction",

@@ -1,5 +1,5 @@
 /**
- * Live parameters of one impostor (stiffnesses, damping, friction, thickness, mass, sleep thresholds), bound to
+ * Live parameters of one impostor (stiffnesses, shape matching, damping, friction, thickness, mass, sleep thresholds), bound to
  * the impostor's properties: a change is applied to the solver at once and takes effect at the next step.
  * Buttons copy the whole table as code or JSON.
  */
@@ -46,6 +46,16 @@ export function ParametersPanel({ impostor }: { impostor: SoftImpostor }): React
                     label="Volume"
                     propertyKey="volumeStiffness"
                     description="Volume stiffness in [0, 1]: resistance to volume change of every tetrahedron."
+                />
+            )}
+            {impostor.shapeMatching !== undefined && (
+                <BoundProperty
+                    {...stiffness}
+                    label="Shape matching"
+                    propertyKey="shapeMatching"
+                    ignoreNullable
+                    defaultValue={0.5}
+                    description="Shape matching in [0, 1]: the pull of every particle towards the best-fitted rest shape; 1 is rigid."
                 />
             )}
             <BoundProperty

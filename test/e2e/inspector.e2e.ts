@@ -420,6 +420,37 @@ describe("Inspector soft-body panes (#inspector)", () => {
         await waitForFrames(page, 60);
     });
 
+    test("the jelly's parameters have a Shape matching slider, bound to the solver and copied as code", async () => {
+        await pane.getByRole("button", { name: "jelly (soft body)" }).click();
+        const line = propertyLine(pane, "Shape matching", "input[@type='range']");
+        await line.waitFor();
+        const jelly = (): Promise<{ stiffness: number | undefined; compliance: number | undefined }> =>
+            page.evaluate(() => {
+                const xpbd = (window.__playground.demo?.handle as { xpbd: XpbdPlugin }).xpbd;
+                const impostor = xpbd.impostors.find((i) => i.kind === "softBody")!;
+                return { stiffness: impostor.shapeMatching, compliance: impostor.body.shapeMatching?.compliance };
+            });
+        expect((await jelly()).stiffness).toBe(0.5);
+        // Dragged to about four fifths of the way, the slider's value reaches the solver.
+        const slider = line.locator("input[type=range]");
+        await slider.scrollIntoViewIfNeeded();
+        const box = (await slider.boundingBox())!;
+        await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+        await page.mouse.down();
+        await page.mouse.move(box.x + box.width * 0.8, box.y + box.height / 2, { steps: 5 });
+        await page.mouse.up();
+        await waitForFrames(page, 2);
+        const after = await jelly();
+        expect(after.stiffness).toBeGreaterThan(0.6);
+        expect(after.stiffness).toBeLessThan(0.95);
+        expect(after.compliance).toBeCloseTo(complianceFromStiffness(after.stiffness!, "shape"), 12);
+        await stubClipboard(page, "record");
+        await pane.getByRole("button", { name: "Copy parameters as code" }).click();
+        await page.waitForFunction(() => (window.__copied ?? []).some((text) => text.includes("SoftBodyImpostor")));
+        const code = await page.evaluate(() => window.__copied!.find((text) => text.includes("SoftBodyImpostor"))!);
+        expect(code).toContain(`shapeMatching: ${Number(after.stiffness!.toPrecision(6))},`);
+    });
+
     test("the Statistics pane has a soft-body section", async () => {
         await page.locator('button[name="selectedTab"][value="Statistics"]').click();
         const section = page.getByText("Soft bodies (XPBD)");
