@@ -4,8 +4,21 @@
  */
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
-import { getDefaults, resolveDefaultsVersion, SoftBody, type SoftBodyImpostorDefaults } from "../core/index.js";
-import { applyTetBinding, bindToTets, tetEdges, tetrahedralize, tetResolution, type TetBinding } from "../meshing/index.js";
+import { booleanValue, getDefaults, resolveDefaultsVersion, SoftBody, type SoftBodyImpostorDefaults } from "../core/index.js";
+import {
+    applySurfaceBinding,
+    applyTetBinding,
+    bindToSurface,
+    bindToTets,
+    buildClothTopology,
+    dominantSurfaceParticles,
+    latticeSurface,
+    tetEdges,
+    tetrahedralize,
+    tetResolution,
+    type SurfaceBinding,
+    type TetBinding,
+} from "../meshing/index.js";
 import { readMeshData, transformPoints } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
 import { SoftImpostor } from "./softImpostor.js";
@@ -21,6 +34,13 @@ export interface SoftBodyImpostorOptions extends SoftImpostorOptions {
      * cube: 4 ≈ 200 tets, 6 ≈ 700, 10 ≈ 3,000 for a box. Default 6.
      */
     resolution?: number;
+    /**
+     * Whether the body is filled with tetrahedra. Default true. With false it keeps only the lattice's surface
+     * particles (stretch and shear along the surface, no bending, no volume constraints): a jelly at a fraction of
+     * the cost, which needs {@link SoftImpostorOptions.shapeMatching} to hold its shape (without it, the constructor
+     * throws). `resolution` still sets how fine the surface is.
+     */
+    tetrahedra?: boolean;
 }
 
 /**
@@ -43,8 +63,12 @@ export const SOFT_BODY_IMPOSTOR_DEFAULTS: Readonly<SoftBodyImpostorDefaults> = g
 export class SoftBodyImpostor extends SoftImpostor {
     /** Tet lattice resolution the body was built with. */
     public readonly resolution: number;
-    /** How each render vertex follows the tets. */
-    public readonly binding: TetBinding;
+    /** How each render vertex follows the tets; null for a body without them ({@link surfaceBinding}). */
+    public readonly binding: TetBinding | null;
+    /** How each render vertex follows the surface particles of a body without tets; null for one with them. */
+    public readonly surfaceBinding: SurfaceBinding | null;
+    /** Whether the body is filled with tetrahedra (see {@link SoftBodyImpostorOptions.tetrahedra}). */
+    public readonly tetrahedra: boolean;
     /** Volume enclosed by the mesh as it was built (m³): what a `density` is multiplied by. */
     public readonly meshVolume: number;
 
@@ -62,7 +86,12 @@ export class SoftBodyImpostor extends SoftImpostor {
         );
         const defaults = getDefaults(defaultsVersion);
         const o = { ...defaults.impostor, ...defaults.softBody, ...options };
-        const stiffness = { stretch: o.stretchStiffness, shear: 1, bend: 1, volume: o.volumeStiffness };
+        booleanValue(o.tetrahedra, "SoftBodyImpostor: tetrahedra");
+        if (!o.tetrahedra && o.shapeMatching === undefined) {
+            throw new Error("SoftBodyImpostor: tetrahedra: false needs shapeMatching to hold the surface's shape");
+        }
+        // Without tets, the surface's diagonals (shear) are as stiff as its edges.
+        const stiffness = { stretch: o.stretchStiffness, shear: o.tetrahedra ? 1 : o.stretchStiffness, bend: 1, volume: o.volumeStiffness };
         const bodyOptions = { ...coreOptions("SoftBodyImpostor", o, stiffness), defaultsVersion };
         const mass = massSource("SoftBodyImpostor", options, o.mass);
         tetResolution(o.resolution, "SoftBodyImpostor: resolution");
@@ -73,25 +102,51 @@ export class SoftBodyImpostor extends SoftImpostor {
         const placement = rigidPlacement(mesh);
         const framePositions = transformPoints(data.worldPositions, placement.clone().invert());
         const tets = tetrahedralize(framePositions, data.indices, { resolution: o.resolution });
-        const binding = bindToTets(framePositions, tets.positions, tets.tets);
-        const body = new SoftBody(
-            {
-                positions: transformPoints(tets.positions, placement),
-                tets: tets.tets,
-                triangles: tets.surfaceTriangles,
-                stretch: tetEdges(tets.tets, tets.positions.length / 3),
-                // A density weighs the mesh's own volume (the tets fall a little short of it at low resolutions).
-                mass: mass.density === undefined ? mass.mass : mass.density * tets.stats.meshVolume,
-            },
-            bodyOptions,
-        );
+        // A density weighs the mesh's own volume (the tets fall a little short of it at low resolutions).
+        const bodyMass = mass.density === undefined ? mass.mass : mass.density * tets.stats.meshVolume;
+        let body: SoftBody;
+        let binding: TetBinding | null = null;
+        let surfaceBinding: SurfaceBinding | null = null;
+        if (o.tetrahedra) {
+            binding = bindToTets(framePositions, tets.positions, tets.tets);
+            body = new SoftBody(
+                {
+                    positions: transformPoints(tets.positions, placement),
+                    tets: tets.tets,
+                    triangles: tets.surfaceTriangles,
+                    stretch: tetEdges(tets.tets, tets.positions.length / 3),
+                    mass: bodyMass,
+                },
+                bodyOptions,
+            );
+        } else {
+            const surface = latticeSurface(tets);
+            const t = buildClothTopology(surface.positions, surface.triangles);
+            surfaceBinding = bindToSurface(framePositions, t.positions, t.triangles);
+            body = new SoftBody(
+                {
+                    positions: transformPoints(t.positions, placement),
+                    triangles: t.triangles,
+                    stretch: t.stretch,
+                    shear: t.shear,
+                    bend: t.bend,
+                    mass: bodyMass,
+                },
+                bodyOptions,
+            );
+            // Shape matching holds the shape: bending would only cost time.
+            body.bend.enabled = false;
+        }
         if (mass.density !== undefined) {
             // The total mass is what the density gave.
             o.mass = body.totalMass;
         }
-        super("softBody", mesh, body, dominantCorners(binding), xpbd, o, stiffness, new RenderMeshSync(mesh, data));
+        const corners = binding !== null ? dominantCorners(binding) : dominantSurfaceParticles(surfaceBinding!);
+        super("softBody", mesh, body, corners, xpbd, o, stiffness, new RenderMeshSync(mesh, data));
         this.resolution = o.resolution;
+        this.tetrahedra = o.tetrahedra;
         this.binding = binding;
+        this.surfaceBinding = surfaceBinding;
         this.meshVolume = tets.stats.meshVolume;
     }
 
@@ -101,11 +156,15 @@ export class SoftBodyImpostor extends SoftImpostor {
     }
 
     protected _writeRenderPositions(out: Float64Array): void {
-        applyTetBinding(this.binding, this.body.positions, out);
+        if (this.binding !== null) {
+            applyTetBinding(this.binding, this.body.positions, out);
+        } else {
+            applySurfaceBinding(this.surfaceBinding!, this.body.positions, out);
+        }
     }
 
     protected _kindOptions(): Partial<SoftImpostorOptionValues> {
-        return { volumeStiffness: this.volumeStiffness, resolution: this.resolution };
+        return { volumeStiffness: this.volumeStiffness, resolution: this.resolution, tetrahedra: this.tetrahedra };
     }
 }
 

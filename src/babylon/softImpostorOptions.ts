@@ -91,6 +91,8 @@ export interface SoftImpostorOptionValues extends Required<Omit<SoftImpostorOpti
     volumeStiffness?: number;
     /** Tet lattice resolution (soft body). */
     resolution?: number;
+    /** Whether the soft body is filled with tetrahedra. */
+    tetrahedra?: boolean;
     /** Edge length / rest length at which the cloth tears (cloth built with one). */
     tearRatio?: number;
     /** Particles tearing may add (cloth built with a tear ratio). */

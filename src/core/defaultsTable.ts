@@ -92,6 +92,8 @@ export interface SoftBodyImpostorDefaults {
     readonly volumeStiffness: number;
     /** Tet lattice resolution. */
     readonly resolution: number;
+    /** Whether the body is filled with tetrahedra (else only the lattice's surface, held by shape matching). */
+    readonly tetrahedra: boolean;
     /** Aerodynamic drag coefficient of a closed surface. */
     readonly dragCoefficient: number;
     /** Aerodynamic lift coefficient of a closed surface. */
@@ -192,6 +194,7 @@ const VERSION_1: XpbdDefaults = {
     cloth: { shearStiffness: 0.9, bendStiffness: 0.5 },
     softBody: {
         volumeStiffness: 1,
+        tetrahedra: true,
         resolution: 6,
         // The aerodynamic model is made for thin sheets, met by the air on both sides; on a closed surface the
         // leeward faces are pushed too, so a soft body with the sheet's coefficients would feel about twice a solid's

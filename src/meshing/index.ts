@@ -17,6 +17,8 @@ export {
     computeVertexNormals,
 } from "./renderBinding.js";
 export type { TetBinding, TetBindingReport, WritableNumberArray } from "./renderBinding.js";
+export { applySurfaceBinding, bindToSurface, dominantSurfaceParticles, latticeSurface } from "./surfaceBinding.js";
+export type { SurfaceBinding } from "./surfaceBinding.js";
 export { TearBinding } from "./tearBinding.js";
 export type { TearBindingChange } from "./tearBinding.js";
 export { DEFAULT_RELATIVE_WELD_TOLERANCE, weldVertices } from "./weldVertices.js";

@@ -13,6 +13,8 @@ import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor";
 import { complianceFromStiffness } from "../../src/core/stiffness";
 import type { SoftBody } from "../../src/core/softBody";
 import { parametersAsCode } from "../../src/inspector/parameterSnippet";
+import { applySurfaceBinding } from "../../src/meshing/surfaceBinding";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 
 /** Volume the body's triangles enclose (m³), in `x` (default: its positions). */
 function volumeOf(body: SoftBody, x: ArrayLike<number> = body.positions): number {
@@ -74,6 +76,47 @@ describe("shape matching on the impostors", () => {
         console.log(`docs example: volume after falling 0.8 m and resting: ${volume.toFixed(3)}`);
         expect(volume).toBeGreaterThanOrEqual(0.9);
         expect(Math.min(...Array.from({ length: jelly.body.particleCount }, (_, p) => jelly.body.positions[3 * p + 1]))).toBeGreaterThan(0);
+    });
+
+    it("a SoftBodyImpostor without tetrahedra: only the lattice's surface particles, held by shape matching, rendered through them", () => {
+        const xpbd = new XpbdPlugin(h.scene);
+        createBody(h.scene, { kind: "box", extents: [6, 0.2, 6] }, { motionType: PhysicsMotionType.STATIC, position: [0, -0.1, 0] });
+        const solidBox = CreateBox("solid", { size: 0.3, updatable: true }, h.scene);
+        solidBox.position.set(-1, 0.35, 0);
+        const hollowBox = CreateBox("hollow", { size: 0.3, updatable: true }, h.scene);
+        hollowBox.position.set(1, 0.35, 0);
+        hollowBox.rotation.y = 0.5;
+        const options = { mass: 2, stretchStiffness: 0.7, shapeMatching: 0.6, resolution: 5, allowSleep: false };
+        const solid = new SoftBodyImpostor(solidBox, options, xpbd);
+        const hollow = new SoftBodyImpostor(hollowBox, { ...options, tetrahedra: false }, xpbd);
+        expect(hollow.tetrahedra).toBe(false);
+        expect(hollow.body.volume.count).toBe(0);
+        expect(hollow.binding).toBeNull();
+        expect(hollow.body.particleCount).toBeLessThan(solid.body.particleCount);
+        expect(hollow.body.totalMass).toBeCloseTo(2, 12);
+        expect(hollow.getOptions().tetrahedra).toBe(false);
+        // Before a step the render mesh is where it was built: the binding reproduces every vertex.
+        const before = Float64Array.from(hollowBox.getVerticesData("position")!);
+        const world = hollowBox.computeWorldMatrix(true);
+        const rendered = new Float64Array(before.length);
+        applySurfaceBinding(hollow.surfaceBinding!, hollow.body.positions, rendered);
+        let error = 0;
+        for (let v = 0; v < before.length / 3; v++) {
+            const p = Vector3.TransformCoordinates(Vector3.FromArray(before, 3 * v), world);
+            error = Math.max(error, Math.hypot(rendered[3 * v] - p.x, rendered[3 * v + 1] - p.y, rendered[3 * v + 2] - p.z));
+        }
+        expect(error).toBeLessThan(1e-6);
+        const rest = volumeOf(hollow.body, hollow.body.restPositions);
+        h.step(180);
+        const kept = volumeOf(hollow.body) / rest;
+        console.log(
+            `surface-only soft body: ${hollow.body.particleCount} particles (${solid.body.particleCount} with tets), volume kept ${kept.toFixed(3)}, ` +
+                `top of the render mesh at ${hollowBox.getBoundingInfo().boundingBox.maximumWorld.y.toFixed(3)} m`,
+        );
+        expect(kept).toBeGreaterThanOrEqual(0.9);
+        expect(() => new SoftBodyImpostor(CreateBox("bare", { size: 0.3 }, h.scene), { tetrahedra: false }, xpbd)).toThrow(
+            /tetrahedra: false needs shapeMatching/,
+        );
     });
 
     it("is an option of both impostors, read back by getOptions and copied as code; bad values are clear errors", () => {

@@ -75,7 +75,8 @@ describe("defaults versions", () => {
         expect(v1.body.bendCompliance).toBe(core.complianceFromStiffness(0.5, "bend"));
         expect(v1.collider).toEqual({ mass: 1, friction: 0.5, restitution: 0, membership: 1, collideWith: 0xffffffff });
         expect(v1.cloth).toEqual({ shearStiffness: 0.9, bendStiffness: 0.5 });
-        expect(v1.softBody).toEqual({ volumeStiffness: 1, resolution: 6, dragCoefficient: 0.6, liftCoefficient: 0.5 });
+        // An option added later joins with the default that keeps 0.1's behaviour (tetrahedra: 0.1 always had them).
+        expect(v1.softBody).toEqual({ volumeStiffness: 1, resolution: 6, tetrahedra: true, dragCoefficient: 0.6, liftCoefficient: 0.5 });
     });
 
     // One default changed in each layer of the core, one at a time.
