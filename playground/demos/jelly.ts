@@ -16,6 +16,7 @@ const SLOPE_ANGLE = (28 * Math.PI) / 180;
 /**
  * A jelly cube: a box mesh tetrahedralised at runtime (resolution 5), with volume constraints, dropped onto a
  * static slope; it slides down into a static sphere and settles. "Drop again" rebuilds it with the sliders' values.
+ * "model" switches to the cheap jelly: the lattice's surface only, held in shape by shape matching.
  */
 export const jelly: Demo = {
     id: "jelly",
@@ -47,7 +48,7 @@ export const jelly: Demo = {
         const xpbd = new XpbdPlugin(scene);
         const jellyMaterial = colour(scene, "jellyMaterial", new Color3(0.35, 0.85, 0.4));
         jellyMaterial.alpha = 0.9;
-        const params = { volumeStiffness: 1, stretchStiffness: 0.75, damping: 2, resolution: 5 };
+        const params = { volumeStiffness: 1, stretchStiffness: 0.75, damping: 2, resolution: 5, surfaceOnly: false };
         let impostor: SoftBodyImpostor | undefined;
 
         const drop = () => {
@@ -58,7 +59,9 @@ export const jelly: Demo = {
             cube.material = jellyMaterial;
             cube.receiveShadows = true;
             shadows.addShadowCaster(cube);
-            impostor = new SoftBodyImpostor(cube, { mass: 2, friction: 0.4, ...params }, xpbd);
+            const { surfaceOnly, ...options } = params;
+            const model = surfaceOnly ? { tetrahedra: false, shapeMatching: 0.6 } : {};
+            impostor = new SoftBodyImpostor(cube, { mass: 2, friction: 0.4, ...options, ...model }, xpbd);
         };
         drop();
 
@@ -82,6 +85,10 @@ export const jelly: Demo = {
         panel.slider("damping", 0, 10, 0.1, params.damping, (v) => impostor && (impostor.damping = params.damping = v));
         panel.select("resolution", ["3", "4", "5", "6"], String(params.resolution), (v) => {
             params.resolution = Number(v);
+            drop();
+        });
+        panel.select("model", ["tetrahedra", "surface + shape matching"], "tetrahedra", (v) => {
+            params.surfaceOnly = v !== "tetrahedra";
             drop();
         });
         panel.button("Drop again", drop);

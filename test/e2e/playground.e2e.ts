@@ -1,5 +1,7 @@
 import type { Browser } from "playwright-core";
 import { launchBrowser, openDemo, waitForFrames, type DemoPage } from "./support/browser";
+import type { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor";
+import type { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 
 /** The page around the demos: default demo, URL hash, picker; the demos themselves are in demos.e2e.ts. */
 describe("playground page", () => {
@@ -48,6 +50,23 @@ describe("playground page", () => {
         expect(state.scenes).toBe(1);
         expect(state.sameScene).toBe(false);
         expect(state.controls).toContain("volume");
+    });
+
+    test("the jelly demo's model switch rebuilds the jelly from its surface alone, held by shape matching", async () => {
+        await demo.page.selectOption('#demo-controls select[data-param="model"]', "surface + shape matching");
+        await waitForFrames(demo.page, 60);
+        const jelly = await demo.page.evaluate(() => {
+            const xpbd = (window.__playground.demo?.handle as { xpbd: XpbdPlugin }).xpbd;
+            const impostor = xpbd.impostors[0] as SoftBodyImpostor;
+            return {
+                count: xpbd.impostors.length,
+                tetrahedra: impostor.tetrahedra,
+                tets: impostor.body.volume.count,
+                shapeMatching: impostor.shapeMatching,
+                finite: Array.from(impostor.body.positions.subarray(0, 3 * impostor.body.particleCount)).every(Number.isFinite),
+            };
+        });
+        expect(jelly).toEqual({ count: 1, tetrahedra: false, tets: 0, shapeMatching: 0.6, finite: true });
     });
 
     test("an unknown hash shows the default demo", async () => {
