@@ -3,7 +3,7 @@
 //   Scene: the hanging cloth of scripts/peerCloth.mjs (also scripts/bench.mjs and scripts/bench-peers.mjs): n×n quads
 //   (n = 32, 64, 128; env FRONTIER_SIZES=32,64 restricts), 1 m × 1 m, 1 kg, top-left and top-right corners pinned,
 //   gravity 9.81 m/s², 1/60 s steps, from rest.
-//   Ours: the cloth of scripts/bench.mjs (createClothGrid, SoftBody with default options, mass 1 lumped by triangle
+//   Ours: the cloth of scripts/benchmarkCloth.mjs (createClothGrid, SoftBody with default options, mass 1 lumped by triangle
 //   area, allowSleep off, the two top corners pinned with weight 1) in `new XpbdWorld({ substeps: S, iterations: 1,
 //   timing: false })` for S in OURS_SUBSTEPS, plus one setting "default": the world's default substeps and
 //   iterations (timing off as well), and "default,kernels=js": the default with SoftBodyOptions.wasmKernels false
@@ -37,8 +37,8 @@
 import { performance } from "node:perf_hooks";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { createRequire } from "node:module";
-import { createClothGrid } from "../dist/meshing/index.js";
-import { SoftBody, XpbdWorld } from "../dist/core/index.js";
+import { XpbdWorld } from "../dist/core/index.js";
+import { benchmarkCloth } from "./benchmarkCloth.mjs";
 import { clothGrid, createJoltCloth, DT, joltSettingsText, loadJolt, maxStretch, median } from "./peerCloth.mjs";
 
 const require = createRequire(import.meta.url);
@@ -75,22 +75,7 @@ const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits)
 
 /** Our cloth of n×n quads in a world of the given options (`bodyOptions` added to the body's). */
 function ourCloth(n, worldOptions, bodyOptions = {}) {
-    const grid = createClothGrid({ width: 1, height: 1, segmentsX: n, segmentsY: n });
-    const t = grid.topology;
-    const body = new SoftBody(
-        {
-            positions: t.positions,
-            triangles: t.triangles,
-            stretch: t.stretch,
-            shear: t.shear,
-            bend: t.bend,
-            mass: 1,
-        },
-        bodyOptions,
-    );
-    body.setPinWeight(0, 1);
-    body.setPinWeight(grid.columns - 1, 1);
-    body.allowSleep = false;
+    const { body } = benchmarkCloth(n, bodyOptions);
     const world = new XpbdWorld(worldOptions);
     world.addBody(body);
     return { step: () => world.step(DT), readPositions: () => body.positions, destroy() {} };

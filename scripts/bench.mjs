@@ -1,9 +1,10 @@
 // The core benchmark (`npm run bench`): cloth grids and a tet block at 60 Hz and the default quality, one line per
 // scene, plus the build-time figures of src/meshing. It imports the compiled ES modules in dist/ (the script
 // `bench` compiles them first). Figures, not assertions: the same run prints the peers (scripts/bench-peers.mjs).
-import { buildClothTopology, createClothGrid, tetEdges, tetrahedralize } from "../dist/meshing/index.js";
+import { buildClothTopology, createClothGrid, latticeSurface, tetEdges, tetrahedralize } from "../dist/meshing/index.js";
 import { Collider, complianceFromStiffness, enclosedVolume, SoftBody, XpbdWorld } from "../dist/core/index.js";
 import { allocationPerCall, collectionsDuring, warmUp } from "./allocationProbe.mjs";
+import { benchmarkCloth } from "./benchmarkCloth.mjs";
 
 const DT = 1 / 60;
 const stepsOverride = process.env.BENCH_STEPS ? Number(process.env.BENCH_STEPS) : undefined;
@@ -90,22 +91,7 @@ function line(fields) {
 }
 
 function clothScene(segments, steps) {
-    const grid = createClothGrid({ width: 1, height: 1, segmentsX: segments, segmentsY: segments });
-    const t = grid.topology;
-    const body = new SoftBody(
-        {
-            positions: t.positions,
-            triangles: t.triangles,
-            stretch: t.stretch,
-            shear: t.shear,
-            bend: t.bend,
-            mass: 1,
-        },
-        { wasmKernels },
-    );
-    body.setPinWeight(0, 1);
-    body.setPinWeight(grid.columns - 1, 1);
-    body.allowSleep = false;
+    const { grid, body } = benchmarkCloth(segments, { wasmKernels });
     const world = new XpbdWorld();
     world.addBody(body);
     const result = measure(world, steps);
@@ -136,10 +122,7 @@ function softBoxScene(name, size, bottom, resolution, mass, steps) {
         },
         { wasmKernels },
     );
-    body.allowSleep = false;
-    const world = new XpbdWorld();
-    world.addBody(body);
-    world.addCollider(new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }]));
+    const world = onGround(body);
     const result = measure(world, steps);
     line({
         scene: name,
@@ -163,26 +146,14 @@ function softBoxScene(name, size, bottom, resolution, mass, steps) {
 function surfaceJellyScene(name, size, bottom, resolution, mass, steps, bending = true) {
     const box = boxMesh(size[0], size[1], size[2], bottom);
     const tets = tetrahedralize(box.positions, box.indices, { resolution });
-    // The surface's particles only: the lattice's inner ones are dropped and the triangles renumbered.
-    const used = new Map();
-    const surface = [];
-    const triangles = Array.from(tets.surfaceTriangles, (p) => {
-        if (!used.has(p)) {
-            used.set(p, used.size);
-            surface.push(tets.positions[3 * p], tets.positions[3 * p + 1], tets.positions[3 * p + 2]);
-        }
-        return used.get(p);
-    });
-    const t = buildClothTopology(surface, triangles);
+    const surface = latticeSurface(tets);
+    const t = buildClothTopology(surface.positions, surface.triangles);
     const body = new SoftBody(
         { positions: t.positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass },
         { wasmKernels, shapeMatchingCompliance: complianceFromStiffness(0.6, "shape") },
     );
-    body.allowSleep = false;
     body.bend.enabled = bending;
-    const world = new XpbdWorld();
-    world.addBody(body);
-    world.addCollider(new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }]));
+    const world = onGround(body);
     const rest = enclosedVolume(body.triangles, body.restPositions);
     const result = measure(world, steps);
     line({
@@ -197,6 +168,15 @@ function surfaceJellyScene(name, size, bottom, resolution, mass, steps, bending 
         ...allocation(result),
         volume_ratio: (enclosedVolume(body.triangles, body.positions) / rest).toFixed(4),
     });
+}
+
+/** A default world holding `body` (which never sleeps) above a ground plane at y = 0. */
+function onGround(body) {
+    body.allowSleep = false;
+    const world = new XpbdWorld();
+    world.addBody(body);
+    world.addCollider(new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }]));
+    return world;
 }
 
 /** An axis-aligned box mesh (8 corners, 12 outward triangles) with its bottom at height `y`. */
