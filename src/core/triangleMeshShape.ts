@@ -9,8 +9,8 @@ import { closestPointOnTriangle } from "./closestPointOnTriangle.js";
 export class TriangleMeshShape {
     /** Whether the mesh is closed (and so has an inside). */
     public readonly closed: boolean;
-    /** Scratch for `closestPointOnTriangle`'s result (point and squared distance). */
-    private readonly _closest = new Float64Array(4);
+    /** Scratch for `closestPointOnTriangle`'s result (point, squared distance, weights). */
+    private readonly _closest = new Float64Array(7);
     private readonly _positions: Float64Array;
     private readonly _indices: Int32Array;
     private readonly _normals: Float64Array;

@@ -56,7 +56,7 @@ export function bindToSurface(renderPositions: ArrayLike<number>, positions: Flo
     const weights = new Float64Array(3 * vertexCount);
     const offsets = new Float64Array(3 * vertexCount);
     const query = new Float64Array(3);
-    const closest = new Float64Array(4);
+    const closest = new Float64Array(7);
     const frame = new Float64Array(9);
     for (let v = 0; v < vertexCount; v++) {
         query[0] = renderPositions[3 * v];
@@ -72,7 +72,7 @@ export function bindToSurface(renderPositions: ArrayLike<number>, positions: Flo
             }
         }
         closestPointOnTriangle(positions, 3 * triangles[best], 3 * triangles[best + 1], 3 * triangles[best + 2], query, closest);
-        barycentric(positions, triangles, best, closest, weights, 3 * v);
+        weights.set(closest.subarray(4, 7), 3 * v);
         triangleFrame(positions, 3 * triangles[best], 3 * triangles[best + 1], 3 * triangles[best + 2], frame);
         triangle[v] = best;
         for (let k = 0; k < 3; k++) {
@@ -123,25 +123,6 @@ export function dominantSurfaceParticles(binding: SurfaceBinding): Int32Array {
     return out;
 }
 
-/** Barycentric weights of `point` (on the triangle) into `out[at..at+2]`. */
-function barycentric(x: Float64Array, tri: Int32Array, t: number, point: Float64Array, out: Float64Array, at: number): void {
-    const a = 3 * tri[t];
-    const b = 3 * tri[t + 1];
-    const c = 3 * tri[t + 2];
-    const e1 = [x[b] - x[a], x[b + 1] - x[a + 1], x[b + 2] - x[a + 2]];
-    const e2 = [x[c] - x[a], x[c + 1] - x[a + 1], x[c + 2] - x[a + 2]];
-    const d = [point[0] - x[a], point[1] - x[a + 1], point[2] - x[a + 2]];
-    const d11 = dot(e1, e1);
-    const d12 = dot(e1, e2);
-    const d22 = dot(e2, e2);
-    const denominator = d11 * d22 - d12 * d12;
-    const u = (d22 * dot(d, e1) - d12 * dot(d, e2)) / denominator;
-    const w = (d11 * dot(d, e2) - d12 * dot(d, e1)) / denominator;
-    out[at] = 1 - u - w;
-    out[at + 1] = u;
-    out[at + 2] = w;
-}
-
 /**
  * The triangle's orthonormal frame into `out`: the unit first edge (a → b), the in-plane direction across it, and
  * the unit normal `(b − a) × (c − a) / |…|`, three numbers each.
@@ -168,8 +149,4 @@ function triangleFrame(x: Float64Array, a: number, b: number, c: number, out: Fl
     out[3] = out[7] * out[2] - out[8] * out[1];
     out[4] = out[8] * out[0] - out[6] * out[2];
     out[5] = out[6] * out[1] - out[7] * out[0];
-}
-
-function dot(u: number[], v: number[]): number {
-    return u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
 }

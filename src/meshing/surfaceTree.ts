@@ -31,7 +31,7 @@ export class SurfaceTree {
     private readonly second: Int32Array;
     private nodeCount = 0;
     private readonly stack: Int32Array;
-    private readonly scratch = new Float64Array(4);
+    private readonly scratch = new Float64Array(7);
     private readonly query = new Float64Array(3);
 
     /**

@@ -53,7 +53,7 @@ export class TetGrid {
     private readonly visitedDistances: Float64Array;
     private stampValue = 0;
     private readonly weights = new Float64Array(4);
-    private readonly point = new Float64Array(4);
+    private readonly point = new Float64Array(7);
     private readonly query = new Float64Array(3);
 
     constructor(
