@@ -32,6 +32,10 @@ export interface WorldDefaults {
     readonly timing: boolean;
     /** Whether each step measures the residual heatmaps. */
     readonly residuals: boolean;
+    /** Whether the bodies collide with each other. */
+    readonly softContacts: boolean;
+    /** Soft contact candidates one substep can hold. */
+    readonly softContactCapacity: number;
 }
 
 /** Defaults of `ColliderOptions` (the motion is static, and the inertia that of a unit sphere of the mass). */
@@ -60,6 +64,8 @@ export interface ImpostorDefaults {
     readonly friction: number;
     /** Collision thickness (m). */
     readonly thickness: number;
+    /** Whether the body collides with itself. */
+    readonly selfCollision: boolean;
     /** Whether the body may sleep. */
     readonly allowSleep: boolean;
     /** Sleep speed threshold (m/s). */
@@ -140,6 +146,7 @@ const BODY_1: XpbdDefaults["body"] = {
     restitution: 0,
     thickness: 0.01,
     tethers: true,
+    selfCollision: false,
     // Bit-identical to the JavaScript loops, so a scene of any version may take them.
     wasmKernels: true,
     allowSleep: true,
@@ -171,6 +178,9 @@ const VERSION_1: XpbdDefaults = {
         airDensity: 1.2,
         timing: true,
         residuals: false,
+        // Version 1 is 0.1, whose bodies passed through each other.
+        softContacts: false,
+        softContactCapacity: 65536,
     },
     body: BODY_1,
     collider: { mass: 1, friction: 0.5, restitution: 0, membership: 1, collideWith: 0xffffffff },
@@ -181,6 +191,7 @@ const VERSION_1: XpbdDefaults = {
         damping: BODY_1.damping,
         friction: BODY_1.kineticFriction,
         thickness: BODY_1.thickness,
+        selfCollision: BODY_1.selfCollision,
         allowSleep: BODY_1.allowSleep,
         sleepVelocity: BODY_1.sleepVelocity,
         sleepTime: BODY_1.sleepTime,
@@ -204,5 +215,8 @@ const VERSION_1: XpbdDefaults = {
     },
 };
 
+/** Version 2: bodies collide with each other (`XpbdWorldOptions.softContacts`). */
+const VERSION_2: XpbdDefaults = { ...VERSION_1, world: { ...VERSION_1.world, softContacts: true } };
+
 /** Every defaults version, oldest first: entry `n − 1` is version `n`. Frozen. */
-export const DEFAULTS_TABLE: readonly XpbdDefaults[] = freeze([VERSION_1]);
+export const DEFAULTS_TABLE: readonly XpbdDefaults[] = freeze([VERSION_1, VERSION_2]);

@@ -8,7 +8,7 @@ export enum SoftBodyEventType {
     OverStretch = 2,
     /** A position or velocity became non-finite or ran away; the body was restored, at rest, to its last valid positions. */
     InvalidState = 3,
-    /** A fixed capacity was exceeded (`element`: 0 contacts, 1 broad-phase grid); the step degraded gracefully. */
+    /** A fixed capacity was exceeded (`element`: 0 contacts, 1 broad-phase grid, 2 tear particles, 3 soft contacts); the step degraded gracefully. */
     CapacityExceeded = 4,
 }
 

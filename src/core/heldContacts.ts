@@ -158,11 +158,9 @@ export class HeldContacts {
         }
     }
 
-    /** Whether particle `p`'s taut tethers hold it against a push along `direction` (see `TetherConstraints.heldFraction`). */
+    /** Whether particle `p`'s taut tethers hold it against a push along `direction` (see {@link particleHeld}). */
     public isHeld(body: SoftBody, p: number, direction: Float64Array): boolean {
-        this._basis[12] = body.thickness * HELD_TOLERANCE;
-        body.tethers.heldFraction(body.positions, p, direction, this._basis);
-        return this._basis[12] >= HELD_FRACTION;
+        return particleHeld(body, p, direction, this._basis);
     }
 
     /** Coulomb friction of held candidate `k` on its body, clamped by the normal impulse accumulated so far. */
@@ -238,6 +236,17 @@ export class HeldContacts {
         impulse[2] = fz - before2;
         contacts._push(collider, impulse, point, null);
     }
+}
+
+/**
+ * Whether particle `p`'s taut tethers hold it against a push along the unit vector `direction`, as firmly as the pins
+ * (see `TetherConstraints.heldFraction`): then a contact should not move it, and the pins take the load. `scratch`
+ * holds 13 numbers of working space.
+ */
+export function particleHeld(body: SoftBody, p: number, direction: Float64Array, scratch: Float64Array): boolean {
+    scratch[12] = body.thickness * HELD_TOLERANCE;
+    body.tethers.heldFraction(body.positions, p, direction, scratch);
+    return scratch[12] >= HELD_FRACTION;
 }
 
 /** Held fraction from which a touching particle counts as held (see `TetherConstraints.heldFraction`). */

@@ -19,6 +19,7 @@ export { DistanceConstraints } from "./distanceConstraints.js";
 export { KernelMemory, PLAIN_ARRAYS, type ArrayAllocator, type SolverKernels } from "./kernelMemory.js";
 export { EventQueue, SoftBodyEventType } from "./eventQueue.js";
 export { ParticleContacts } from "./particleContacts.js";
+export { SOFT_CONTACT_CAPACITY_ELEMENT, SoftContacts } from "./softContacts.js";
 export { PinConstraints } from "./pinConstraints.js";
 export { DEFAULT_GRAB_STIFFNESS, ParticleGrab } from "./particleGrab.js";
 export { rayHitsBody } from "./rayPick.js";

@@ -26,8 +26,11 @@ import type { XpbdSnapshot } from "./worldSnapshot.js";
 import { XpbdWorld } from "./xpbdWorld.js";
 import type { XpbdWorldOptions } from "./xpbdWorldOptions.js";
 
-/** The replay format this build writes (and the only one it reads): 2 added shape matching to the body scalars. */
-export const REPLAY_FORMAT_VERSION = 2;
+/**
+ * The replay format this build writes (and the only one it reads): 2 added shape matching to the body scalars, 3
+ * self-collision.
+ */
+export const REPLAY_FORMAT_VERSION = 3;
 
 /** What a patch changes. */
 export enum ReplayTarget {

@@ -113,6 +113,8 @@ export class SoftBody {
     public restitution: number;
     /** Collision thickness (m). */
     public thickness: number;
+    /** Whether the body's particles collide with its own triangles (see {@link SoftBodyOptions.selfCollision}). */
+    public selfCollision: boolean;
     /** Whether the body may sleep. */
     public allowSleep: boolean;
     /** Sleep speed threshold (m/s). */
@@ -229,6 +231,7 @@ export class SoftBody {
         this.kineticFriction = o.kineticFriction;
         this.restitution = o.restitution;
         this.thickness = o.thickness;
+        this.selfCollision = o.selfCollision;
         this.allowSleep = o.allowSleep;
         this.sleepVelocity = o.sleepVelocity;
         this.sleepTime = o.sleepTime;

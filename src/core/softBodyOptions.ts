@@ -34,6 +34,13 @@ export interface SoftBodyOptions {
     restitution?: number;
     /** Collision thickness: particles stay this far from collider surfaces (m). Default 0.01. */
     thickness?: number;
+    /**
+     * Whether the body's particles collide with its own surface triangles (see `softContacts.ts`): a cloth folding on
+     * itself, or a jelly's surface, stays `thickness` apart. Particles within `thickness` of a triangle at rest never
+     * contact it, so the thickness must be under the spacing of the particles. Default false: it costs a spatial hash
+     * of the body's particles and a query per triangle every substep (see `npm run bench`).
+     */
+    selfCollision?: boolean;
     /** Long-range attachments to weight-1 pins (see `tetherConstraints.ts`). Default true. */
     tethers?: boolean;
     /**

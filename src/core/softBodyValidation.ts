@@ -77,6 +77,7 @@ export function validateSoftBodyOptions(
     }
     booleanValue(o.allowSleep, "allowSleep");
     booleanValue(o.tethers, "tethers");
+    booleanValue(o.selfCollision, "selfCollision");
     booleanValue(o.wasmKernels, "wasmKernels");
     mask32(o.membership, "membership");
     mask32(o.collideWith, "collideWith");

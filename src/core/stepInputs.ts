@@ -31,6 +31,7 @@ const BODY_SCALARS: readonly [string, ScalarKind, (b: SoftBody) => number, (b: S
     ["kineticFriction", "nonNegative", (b) => b.kineticFriction, (b, v) => (b.kineticFriction = v)],
     ["restitution", "nonNegative", (b) => b.restitution, (b, v) => (b.restitution = v)],
     ["thickness", "nonNegative", (b) => b.thickness, (b, v) => (b.thickness = v)],
+    ["selfCollision", "flag", (b) => +b.selfCollision, (b, v) => (b.selfCollision = v === 1)],
     ["allowSleep", "flag", (b) => +b.allowSleep, (b, v) => (b.allowSleep = v === 1)],
     ["sleepVelocity", "nonNegative", (b) => b.sleepVelocity, (b, v) => (b.sleepVelocity = v)],
     ["sleepTime", "nonNegative", (b) => b.sleepTime, (b, v) => (b.sleepTime = v)],

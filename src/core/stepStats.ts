@@ -60,6 +60,10 @@ export class StepStats {
     public volumeRatio = 0;
     /** Kinetic energy ½ Σ m v² (J). */
     public kineticEnergy = 0;
+    /** Soft contact candidates (particle–triangle pairs between bodies or within one) in the last substep; world only. */
+    public softContactCandidates = 0;
+    /** Soft contact candidates that touched in the last substep; world only. */
+    public softContacts = 0;
 
     /** Zeroes every figure. */
     public reset(): void {
@@ -90,6 +94,8 @@ export class StepStats {
         this.meanVolumeResidual = 0;
         this.volumeRatio = 0;
         this.kineticEnergy = 0;
+        this.softContactCandidates = 0;
+        this.softContacts = 0;
     }
 
     /** Adds a body's figures to these (world totals: counts add, maxima take the max, means weight by count). */

@@ -38,6 +38,19 @@ export interface XpbdWorldOptions {
      */
     residuals?: boolean;
     /**
+     * Whether the bodies collide with each other: every surface particle of a body with triangles keeps the mean of
+     * the two thicknesses from the other bodies' triangles, pairs filtered by `membership` / `collideWith` as against
+     * colliders (see `softContacts.ts`; a body with itself is `SoftBodyOptions.selfCollision`). It costs nothing while
+     * the bodies' bounds stay apart; touching, a spatial hash of their surface particles each substep (a 32×32 cloth
+     * on another: see `npm run bench`). Default true (false in defaults version 1, as in 0.1).
+     */
+    softContacts?: boolean;
+    /**
+     * Soft contact candidates (particle–triangle pairs) one substep can hold; more are dropped and reported once
+     * (`CapacityExceeded`, element 3). Default 65,536.
+     */
+    softContactCapacity?: number;
+    /**
      * Defaults version that fills in the options not given, and that bodies and colliders built for this world should
      * use (see `defaultsTable.ts`): a world built with version n behaves the same in every later release. Default
      * the newest (`LATEST_DEFAULTS_VERSION`).

@@ -12,6 +12,7 @@ import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { ClothImpostor } from "../../src/babylon/clothImpostor";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor";
 import { createClothGrid } from "../../src/meshing/clothGrid";
+import { LATEST_DEFAULTS_VERSION } from "../../src/core/defaults";
 import { parseSnapshot, serializeSnapshot, XpbdDataError, type XpbdSnapshot } from "../../src/core/index";
 
 interface Scene {
@@ -90,7 +91,7 @@ describe("XpbdPlugin snapshots", () => {
         expect(actual.findIndex((v, i) => v !== expected[i])).toBe(-1);
         // The options travel as JSON beside the state.
         const options = JSON.parse(snapshot.options);
-        expect(options.plugin).toMatchObject({ defaultsVersion: 1, substeps: 5, iterations: 1 });
+        expect(options.plugin).toMatchObject({ defaultsVersion: LATEST_DEFAULTS_VERSION, substeps: 5, iterations: 1 });
         expect(options.impostors.map((i: { className: string; mesh: string }) => `${i.className} ${i.mesh}`)).toEqual([
             "ClothImpostor cape",
             "SoftBodyImpostor jelly",

@@ -69,14 +69,28 @@ describe("defaults versions", () => {
             airDensity: 1.2,
             timing: true,
             residuals: false,
+            // Options added later join with the default that keeps 0.1's behaviour: its bodies passed through each other.
+            softContacts: false,
+            softContactCapacity: 65536,
         });
         expect(v1.body).toMatchObject({ stretchCompliance: 0, damping: 1, staticFriction: 0.5, kineticFriction: 0.5, thickness: 0.01 });
         expect(v1.body.shearCompliance).toBe(core.complianceFromStiffness(0.9, "distance"));
         expect(v1.body.bendCompliance).toBe(core.complianceFromStiffness(0.5, "bend"));
         expect(v1.collider).toEqual({ mass: 1, friction: 0.5, restitution: 0, membership: 1, collideWith: 0xffffffff });
+        expect(v1.body.selfCollision).toBe(false);
+        expect(v1.impostor.selfCollision).toBe(false);
         expect(v1.cloth).toEqual({ shearStiffness: 0.9, bendStiffness: 0.5 });
         // An option added later joins with the default that keeps 0.1's behaviour (tetrahedra: 0.1 always had them).
         expect(v1.softBody).toEqual({ volumeStiffness: 1, resolution: 6, tetrahedra: true, dragCoefficient: 0.6, liftCoefficient: 0.5 });
+    });
+
+    test("version 2 turns on the contacts between bodies, and changes nothing else", () => {
+        const v1 = core.getDefaults(1);
+        const v2 = core.getDefaults(2);
+        expect(v2.world.softContacts).toBe(true);
+        expect({ ...v2, world: { ...v2.world, softContacts: false } }).toEqual(v1);
+        expect(new core.XpbdWorld({ defaultsVersion: 1 }).softContacts.enabled).toBe(false);
+        expect(new core.XpbdWorld({ defaultsVersion: 2 }).softContacts.enabled).toBe(true);
     });
 
     // One default changed in each layer of the core, one at a time.

@@ -57,11 +57,11 @@ describe("replays of a core world", () => {
     });
 
     test("a default changed in place (a release breaking the protocol) is caught at the first step it matters", () => {
-        // Version 1's restitution silently becomes 0.5. The recorded cloth and napkin never set theirs (the jelly set its
+        // The newest version's restitution silently becomes 0.5. The recorded cloth and napkin never set theirs (the jelly set its
         // own), so they bounce from their first fast contact on; the replayer reports that step.
         const broken = futureRelease((v1) => (v1.body.restitution = 0.5), ["../../src/core/index"], true);
         const brokenCore = broken.load<typeof core>("../../src/core/index");
-        expect(broken.version).toBe(1);
+        expect(broken.version).toBe(core.LATEST_DEFAULTS_VERSION);
         const report = new brokenCore.XpbdReplayer(replay).run();
         // Found independently: play both, compare the positions after every step.
         const check = new brokenCore.XpbdReplayer(replay);
@@ -80,19 +80,22 @@ describe("replays of a core world", () => {
         expect(first).not.toBeNull();
         expect(first).toBeGreaterThan(1);
         expect(report.divergedAtStep).toBe(first);
-        console.log(`restitution 0 → 0.5 in version 1's defaults: ${report.summary}`);
+        console.log(`restitution 0 → 0.5 in the newest version's defaults: ${report.summary}`);
     });
 
     test("a replay recorded under one defaults version is refused under another", () => {
-        expect(() => new XpbdReplayer(replay, { defaultsVersion: 2 })).toThrow(
-            "the replay was recorded with defaults version 1 and cannot be replayed under version 2: its scene would get other defaults and diverge",
+        // Recorded under the newest version, replayed under version 1.
+        const latest = core.LATEST_DEFAULTS_VERSION;
+        expect(latest).toBeGreaterThan(1);
+        expect(() => new XpbdReplayer(replay, { defaultsVersion: 1 })).toThrow(
+            `the replay was recorded with defaults version ${latest} and cannot be replayed under version 1: its scene would get other defaults and diverge`,
         );
-        // Recorded by a newer build (defaults version 2): this build does not know the version and says so.
+        // Recorded by a newer build (one more defaults version): this build does not know the version and says so.
         const future = futureRelease((next) => (next.world.substeps = 8), ["../../src/core/index", "./snapshotScene"]);
         const futureCore = future.load<typeof core>("../../src/core/index");
         const newer = record(future.load<{ snapshotScene: typeof snapshotScene }>("./snapshotScene").snapshotScene(), 10, futureCore);
         const futureBytes = futureCore.serializeReplay(newer);
-        expect(newer.defaultsVersion).toBe(2);
+        expect(newer.defaultsVersion).toBe(latest + 1);
         let error: unknown;
         try {
             parseReplay(futureBytes);
@@ -101,7 +104,7 @@ describe("replays of a core world", () => {
         }
         expect(error).toBeInstanceOf(XpbdDataError);
         expect((error as core.XpbdDataError).message).toBe(
-            "replay was recorded with defaults version 2, which this build of babylon-xpbd does not know (1 to 1): play it with the release that recorded it, or a newer one",
+            `replay was recorded with defaults version ${latest + 1}, which this build of babylon-xpbd does not know (1 to ${latest}): play it with the release that recorded it, or a newer one`,
         );
     });
 });

@@ -1,0 +1,959 @@
+import { closestPointOnTriangle } from "./closestPointOnTriangle.js";
+import { particleHeld } from "./heldContacts.js";
+import { ParticleHash } from "./particleHash.js";
+import type { SoftBody } from "./softBody.js";
+import type { SubstepContext } from "./substepContext.js";
+
+/** `element` of the `CapacityExceeded` event when a substep found more soft contact candidates than it holds. */
+export const SOFT_CONTACT_CAPACITY_ELEMENT = 3;
+
+/**
+ * Slots of `SoftContacts._scratch`: the numbers that cross calls travel there (a number argument or result of a call
+ * the JIT does not inline is boxed on the heap, and these calls run per candidate).
+ */
+const W_P = 0; // the particle's inverse mass in the contact, then the corners' times their weights: K_A, K_B, K_C
+const K_A = 1;
+const K_B = 2;
+const K_C = 3;
+const LAMBDA = 4; // the correction's multiplier (m per unit of inverse mass)
+const DENOMINATOR = 5; // the generalised inverse mass of the contact
+const DEPTH = 6; // how far inside the contact distance
+const INV_H = 7; // 1 / substep
+const CONTACT_DISTANCE = 8;
+const NEAR = 9; // the start distance within which a candidate's side is known
+const REACH = 10; // how far a triangle's query box reaches
+const MARGIN = 11; // how far a particle's motion may be from a triangle's box, and a body's bounds are grown
+const MOVE = 12; // a body's largest motion over the substep, or its largest speed
+
+/** Widest query box of one triangle, in cells per axis; a wider one (a runaway body) is skipped for the substep. */
+const MAX_CELL_SPAN = 16;
+
+/**
+ * Contacts between soft bodies, and of a body with itself: every surface particle is kept a contact distance away
+ * from the surface triangles of the other bodies (and, with `SoftBody.selfCollision`, of its own). Candidates are
+ * found every substep from the predicted motion with a spatial hash of the particles ({@link ParticleHash}), and
+ * solved after every pass of the bodies' constraints.
+ *
+ * - The contact distance of a pair is the mean of the two bodies' thicknesses (a body's own thickness for itself).
+ * - Which side of a triangle a particle belongs on is where it was at the start of the substep, when it started within
+ *   two contact distances of it (cloth has no inside; farther away, beyond an edge of a curved surface, the triangle's
+ *   plane says little, and the particle belongs where it is). One that crossed within the substep goes back across the
+ *   triangle's plane, also when it crossed by an edge or corner inside the surface; on the surface's border the
+ *   contact only keeps the distance, so a particle may pass round a free edge.
+ * - A correction moves the particle and the triangle's corners by their inverse masses and the barycentric weights of
+ *   the closest point, so momentum is conserved exactly between free particles.
+ * - Friction is positional, static then kinetic, on the relative slip over the substep, with the geometric means of
+ *   the two bodies' coefficients (as against colliders). Soft contacts do not bounce.
+ * - A particle that its taut tethers hold against the push is not moved: the pins behind it take the load (a light
+ *   hammock holds a heavy jelly, as in the held solve against colliders).
+ * - A sleeping body is an obstacle that does not move; a body moving fast near it wakes it (see {@link wakeNear}).
+ *
+ * Only bodies with triangles take part: a cloth with all its particles, a tetrahedral body with the corners of its
+ * surface triangles. A particle of a body's own that lies within the contact distance of a triangle at rest never
+ * contacts it (the triangle's corners, and the neighbours of a fine mesh).
+ */
+export class SoftContacts {
+    /** Whether bodies collide with each other (`XpbdWorldOptions.softContacts`); self-collision is per body. */
+    public readonly enabled: boolean;
+    /** Candidates in the current substep. */
+    public count = 0;
+    /** Candidates that touched in the last pass of the last substep. */
+    public touching = 0;
+    /** Set when a substep found more candidates than {@link capacity}; the rest were dropped. */
+    public overflowed = false;
+    private _particleBody: Int32Array;
+    private _particle: Int32Array;
+    private _triangleBody: Int32Array;
+    private _triangle: Int32Array;
+    /** Side of each candidate's triangle its particle belongs on: +1 along `(b − a) × (c − a)`, −1 against. */
+    private _side: Int8Array;
+    private _hash = new ParticleHash(0);
+    private _entryBody = new Int32Array(0);
+    private _entryParticle = new Int32Array(0);
+    /** Per hash entry: the particle's swept box over the substep, min xyz then max xyz. */
+    private _entryBox = new Float64Array(0);
+    /** Per body slot: the particles that take part (its surface), or null for all of them. */
+    private _surfaces: (Int32Array | null)[] = [];
+    /** Per body slot: swept bounds of the substep, min xyz then max xyz. */
+    private _bounds = new Float64Array(0);
+    /** Per pair of body slots (`i × bodies + j`): whether it may touch this substep. */
+    private _pairs = new Uint8Array(0);
+    /** Per pair of body slots: whether they touched in the current step (see {@link partnersReady}). */
+    private _touched = new Uint8Array(0);
+    /** Per body slot: whether any of its pairs may touch. */
+    private _active = new Uint8Array(0);
+    private _cellSize = 1;
+    /**
+     * Per body slot: thickness, static and kinetic friction, copied at the start of each substep's search. The loops
+     * read them per candidate, from bodies of different shapes; read from the objects there, V8's generic loads box
+     * the results.
+     */
+    private _materials = new Float64Array(0);
+    /**
+     * Per body slot: per triangle, bit k set when its edge k (a–b, b–c, c–a) is shared with another triangle; null for
+     * a body without triangles, or one that tears (its border moves: every edge counts as border).
+     */
+    private _interior: (Uint8Array | null)[] = [];
+    /**
+     * Per body slot: the least rest distance of one of its surface particles to a triangle it is not a corner of, up to
+     * a cell (Infinity for a body without triangles): self-collision checks the rest distance of its pairs only when
+     * the thickness reaches it.
+     */
+    private _restGap = new Float64Array(0);
+    private readonly _query = new Float64Array(3);
+    private readonly _closest = new Float64Array(7);
+    private readonly _normal = new Float64Array(3);
+    private readonly _push = new Float64Array(3);
+    /** Numbers crossing calls, by the slots `W_P` … `MOVE`. */
+    private readonly _scratch = new Float64Array(13);
+    private readonly _basis = new Float64Array(13);
+
+    /**
+     * @param capacity - most candidates one substep holds
+     * @param enabled - see {@link enabled}
+     */
+    public constructor(
+        public readonly capacity: number,
+        enabled: boolean,
+    ) {
+        this.enabled = enabled;
+        // The candidate lists are allocated when the first body with triangles arrives (see `attach`).
+        this._particleBody = new Int32Array(0);
+        this._particle = new Int32Array(0);
+        this._triangleBody = new Int32Array(0);
+        this._triangle = new Int32Array(0);
+        this._side = new Int8Array(0);
+    }
+
+    /** Sizes everything for the world's bodies; called whenever one is added or removed (outside the step). */
+    public attach(bodies: readonly SoftBody[]): void {
+        const n = bodies.length;
+        this._surfaces = bodies.map(surfaceParticles);
+        this._interior = bodies.map(interiorEdges);
+        let entries = 0;
+        let edgeSum = 0;
+        let edgeCount = 0;
+        for (let i = 0; i < n; i++) {
+            const body = bodies[i];
+            if (body.triangles.length === 0) {
+                continue;
+            }
+            entries += this._surfaces[i]?.length ?? body.particleCapacity;
+            const rest = body.restPositions;
+            const tri = body.triangles;
+            for (let t = 0; t < tri.length; t += 3) {
+                edgeSum += distance(rest, tri[t], tri[t + 1]) + distance(rest, tri[t + 1], tri[t + 2]) + distance(rest, tri[t + 2], tri[t]);
+                edgeCount += 3;
+            }
+        }
+        // About one triangle edge: a triangle's box then spans a few cells, each holding about one particle of a sheet.
+        this._cellSize = edgeCount > 0 && edgeSum > 0 ? edgeSum / edgeCount : 1;
+        if (entries > this._hash.capacity) {
+            this._hash = new ParticleHash(entries);
+            this._entryBody = new Int32Array(entries);
+            this._entryParticle = new Int32Array(entries);
+            this._entryBox = new Float64Array(6 * entries);
+        }
+        if (entries > 0 && this._particle.length === 0) {
+            this._particleBody = new Int32Array(this.capacity);
+            this._particle = new Int32Array(this.capacity);
+            this._triangleBody = new Int32Array(this.capacity);
+            this._triangle = new Int32Array(this.capacity);
+            this._side = new Int8Array(this.capacity);
+        }
+        this._bounds = new Float64Array(6 * n);
+        this._pairs = new Uint8Array(n * n);
+        this._touched = new Uint8Array(n * n);
+        this._materials = new Float64Array(3 * n);
+        this._active = new Uint8Array(n);
+        this._restGap = Float64Array.from(bodies, (body) => restGap(body, this._cellSize));
+    }
+
+    /**
+     * At the start of a step: wakes every sleeping body that an awake one moving faster than its sleep speed may reach
+     * within the step (`dt` from the context), as a collider moving near it does.
+     */
+    public wakeNear(bodies: readonly SoftBody[], context: SubstepContext): void {
+        this._touched.fill(0);
+        if (!this.enabled) {
+            return;
+        }
+        const n = bodies.length;
+        let anySleeping = false;
+        for (let i = 0; i < n; i++) {
+            anySleeping = anySleeping || (bodies[i].sleeping && bodies[i].triangles.length > 0);
+        }
+        if (!anySleeping) {
+            return;
+        }
+        const bounds = this._bounds;
+        for (let i = 0; i < n; i++) {
+            const body = bodies[i];
+            // A moving body's bounds grow by its reach over the step; a sleeping one's stay as they are.
+            const c = this._scratch;
+            c[MOVE] = 0;
+            if (!body.sleeping) {
+                maxSpeed(body, this._surfaces[i], c);
+            }
+            c[MARGIN] = c[MOVE] * context.dt + body.thickness;
+            bodyBounds(body, this._surfaces[i], body.positions, body.positions, bounds, i, c);
+        }
+        for (let s = 0; s < n; s++) {
+            const sleeper = bodies[s];
+            if (!sleeper.sleeping || sleeper.triangles.length === 0) {
+                continue;
+            }
+            for (let a = 0; a < n; a++) {
+                const mover = bodies[a];
+                // `_slowTime` is 0 after a step faster than the sleep speed: a body resting on a sleeper lets it sleep.
+                if (!mover.sleeping && mover._slowTime === 0 && pairAllowed(mover, sleeper) && overlaps(bounds, a, s)) {
+                    sleeper._wakeRequested = true;
+                    break;
+                }
+            }
+        }
+    }
+
+    /**
+     * Finds the substep's candidates, after every awake body predicted its positions (`previousPositions` hold the
+     * substep's start).
+     */
+    public find(bodies: readonly SoftBody[]): void {
+        this.count = 0;
+        this.touching = 0;
+        const n = bodies.length;
+        if (this._particle.length === 0) {
+            return;
+        }
+        const bounds = this._bounds;
+        const surfaces = this._surfaces;
+        let maxMove = 0;
+        let maxThickness = 0;
+        for (let i = 0; i < n; i++) {
+            const body = bodies[i];
+            if (body.triangles.length === 0) {
+                bounds[6 * i] = Infinity;
+                continue;
+            }
+            const start = body.sleeping ? body.positions : body.previousPositions;
+            this._materials[3 * i] = body.thickness;
+            this._materials[3 * i + 1] = body.staticFriction;
+            this._materials[3 * i + 2] = body.kineticFriction;
+            this._scratch[MARGIN] = body.thickness;
+            bodyBounds(body, surfaces[i], start, body.positions, bounds, i, this._scratch);
+            maxMove = Math.max(maxMove, this._scratch[MOVE]);
+            maxThickness = Math.max(maxThickness, body.thickness);
+        }
+        const pairs = this._pairs;
+        const active = this._active;
+        active.fill(0);
+        let any = false;
+        for (let i = 0; i < n; i++) {
+            const a = bodies[i];
+            for (let j = i; j < n; j++) {
+                const b = bodies[j];
+                let touch = false;
+                if (bounds[6 * i] !== Infinity && bounds[6 * j] !== Infinity) {
+                    touch =
+                        i === j
+                            ? a.selfCollision && !a.sleeping
+                            : this.enabled && !(a.sleeping && b.sleeping) && pairAllowed(a, b) && overlaps(bounds, i, j);
+                }
+                pairs[i * n + j] = pairs[j * n + i] = touch ? 1 : 0;
+                if (touch) {
+                    active[i] = active[j] = 1;
+                    any = true;
+                }
+            }
+        }
+        if (!any) {
+            return;
+        }
+        const hash = this._hash;
+        hash.clear();
+        hash.cellSize = this._cellSize;
+        for (let i = 0; i < n; i++) {
+            if (active[i] === 1) {
+                this._insert(bodies[i], i, surfaces[i]);
+            }
+        }
+        hash.build();
+        // A particle is hashed at the middle of its motion, so a triangle's box reaches half the largest motion
+        // further, and a contact distance and a half more (the half for the motion the solve adds to the prediction).
+        this._scratch[REACH] = 0.5 * maxMove + 1.5 * maxThickness;
+        // The particle's own motion must come within a thickness and a half of the triangle's swept box.
+        this._scratch[MARGIN] = 1.5 * maxThickness;
+        for (let j = 0; j < n; j++) {
+            if (active[j] === 1) {
+                this._queryTriangles(bodies, j);
+            }
+        }
+    }
+
+    /**
+     * One pass over the candidates (after a pass over every body's constraints). `last` counts the touching ones for
+     * {@link touching}.
+     */
+    public project(bodies: readonly SoftBody[], context: SubstepContext, last: boolean): void {
+        const closest = this._closest;
+        const query = this._query;
+        const normal = this._normal;
+        const c = this._scratch;
+        c[INV_H] = context.invH;
+        let touching = 0;
+        for (let k = 0; k < this.count; k++) {
+            const a = bodies[this._particleBody[k]];
+            const b = bodies[this._triangleBody[k]];
+            const p = this._particle[k];
+            const t = this._triangle[k];
+            const tri = b.triangles;
+            const ia = 3 * tri[t];
+            const ib = 3 * tri[t + 1];
+            const ic = 3 * tri[t + 2];
+            const ip = 3 * p;
+            const xa = a.positions;
+            const xb = b.positions;
+            query[0] = xa[ip];
+            query[1] = xa[ip + 1];
+            query[2] = xa[ip + 2];
+            closestPointOnTriangle(xb, ia, ib, ic, query, closest);
+            const same = a === b;
+            const materials = this._materials;
+            const ma = 3 * this._particleBody[k];
+            const mb = 3 * this._triangleBody[k];
+            const contactDistance = same ? materials[ma] : 0.5 * (materials[ma] + materials[mb]);
+            c[CONTACT_DISTANCE] = contactDistance;
+            const interior = this._interior[this._triangleBody[k]];
+            if (!this._contactNormal(xb, tri, t, this._side[k], interior !== null ? interior[t / 3] : 0)) {
+                continue;
+            }
+            const depth =
+                contactDistance -
+                normal[0] * (query[0] - closest[0]) -
+                normal[1] * (query[1] - closest[1]) -
+                normal[2] * (query[2] - closest[2]);
+            if (!(depth > 0)) {
+                continue;
+            }
+            this._movable(a, p, 1, W_P);
+            this._movable(b, tri[t], -1, K_A);
+            this._movable(b, tri[t + 1], -1, K_B);
+            this._movable(b, tri[t + 2], -1, K_C);
+            c[K_A] *= closest[4];
+            c[K_B] *= closest[5];
+            c[K_C] *= closest[6];
+            const wp = c[W_P];
+            const denominator = wp + c[K_A] * closest[4] + c[K_B] * closest[5] + c[K_C] * closest[6];
+            if (denominator === 0) {
+                continue;
+            }
+            touching++;
+            this._touched[this._particleBody[k] * bodies.length + this._triangleBody[k]] = 1;
+            const lambda = depth / denominator;
+            c[LAMBDA] = lambda;
+            c[DENOMINATOR] = denominator;
+            c[DEPTH] = depth;
+            moveContact(xa, ip, xb, ia, ib, ic, c, normal);
+            addImpulse(a, b, p, ia, ib, ic, closest, c, normal);
+            if (wp * lambda > a.contactResidual[p]) {
+                a.contactResidual[p] = wp * lambda;
+            }
+            this._friction(a, b, p, ia, ib, ic, ma, mb);
+        }
+        if (last) {
+            this.touching = touching;
+        }
+    }
+
+    /**
+     * The inverse mass particle `p` of `body` takes in a contact that pushes it along `sign` × the contact normal, into
+     * `_scratch[slot]`: 0 when
+     * the body sleeps, or when its taut tethers hold the particle against that push (the pins behind it carry the
+     * load, as in the held solve against colliders: a light hammock then holds a heavy jelly), else its own.
+     */
+    private _movable(body: SoftBody, p: number, sign: number, slot: number): void {
+        const w = body.inverseMasses[p];
+        let movable = !body.sleeping && w > 0;
+        if (movable && body.tethers.enabled && body.tethers.count > 0) {
+            const push = this._push;
+            push[0] = sign * this._normal[0];
+            push[1] = sign * this._normal[1];
+            push[2] = sign * this._normal[2];
+            movable = !particleHeld(body, p, push, this._basis);
+        }
+        this._scratch[slot] = movable ? w : 0;
+    }
+
+    /**
+     * Whether every other body that body slot `b` touched in this step is asleep or {@link readyToSleep}: then it may
+     * fall asleep with them.
+     */
+    public partnersReady(bodies: readonly SoftBody[], b: number): boolean {
+        const n = bodies.length;
+        for (let j = 0; j < n; j++) {
+            if (j !== b && (this._touched[b * n + j] === 1 || this._touched[j * n + b] === 1)) {
+                const partner = bodies[j];
+                if (!partner.sleeping && !readyToSleep(partner)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Adds the surface particles of body slot `i` to the hash, at the middle of their motion over the substep. */
+    private _insert(body: SoftBody, i: number, surface: Int32Array | null): void {
+        const hash = this._hash;
+        const box = this._entryBox;
+        const x = body.positions;
+        const start = body.sleeping ? body.positions : body.previousPositions;
+        const count = surface !== null ? surface.length : body.particleCount;
+        for (let s = 0; s < count; s++) {
+            const p = surface !== null ? surface[s] : s;
+            const k = 3 * p;
+            const e = hash.count;
+            this._entryBody[e] = i;
+            this._entryParticle[e] = p;
+            for (let d = 0; d < 3; d++) {
+                const now = x[k + d];
+                const then = start[k + d];
+                box[6 * e + d] = now < then ? now : then;
+                box[6 * e + 3 + d] = now < then ? then : now;
+            }
+            hash.insert(0.5 * (x[k] + start[k]), 0.5 * (x[k + 1] + start[k + 1]), 0.5 * (x[k + 2] + start[k + 2]));
+        }
+    }
+
+    /** Adds the candidates of every triangle of body slot `j` against the hashed particles of the pairs it is in. */
+    private _queryTriangles(bodies: readonly SoftBody[], j: number): void {
+        const body = bodies[j];
+        const pairRow = j;
+        const n = bodies.length;
+        const x = body.positions;
+        const start = body.sleeping ? body.positions : body.previousPositions;
+        const rest = body.restPositions;
+        const thickness = this._materials[3 * j];
+        const checkRest = body.selfCollision && this._restGap[j] <= thickness;
+        const tri = body.triangles;
+        const hash = this._hash;
+        const inv = 1 / hash.cellSize;
+        const cells = hash.cells;
+        const sorted = hash.sorted;
+        const bucketStart = hash.start;
+        const entryBody = this._entryBody;
+        const entryParticle = this._entryParticle;
+        const entryBox = this._entryBox;
+        const pairs = this._pairs;
+        const closest = this._closest;
+        const query = this._query;
+        const c = this._scratch;
+        const reach = c[REACH];
+        const margin = c[MARGIN];
+        for (let t = 0; t < tri.length; t += 3) {
+            const ia = 3 * tri[t];
+            const ib = 3 * tri[t + 1];
+            const ic = 3 * tri[t + 2];
+            let minX = x[ia];
+            let minY = x[ia + 1];
+            let minZ = x[ia + 2];
+            let maxX = minX;
+            let maxY = minY;
+            let maxZ = minZ;
+            // The six corners: three now, three at the substep's start.
+            for (let v = 0; v < 6; v++) {
+                const array = v < 3 ? x : start;
+                const o = v % 3 === 0 ? ia : v % 3 === 1 ? ib : ic;
+                const px = array[o];
+                const py = array[o + 1];
+                const pz = array[o + 2];
+                minX = px < minX ? px : minX;
+                maxX = px > maxX ? px : maxX;
+                minY = py < minY ? py : minY;
+                maxY = py > maxY ? py : maxY;
+                minZ = pz < minZ ? pz : minZ;
+                maxZ = pz > maxZ ? pz : maxZ;
+            }
+            const x0 = Math.floor((minX - reach) * inv);
+            const y0 = Math.floor((minY - reach) * inv);
+            const z0 = Math.floor((minZ - reach) * inv);
+            const x1 = Math.floor((maxX + reach) * inv);
+            const y1 = Math.floor((maxY + reach) * inv);
+            const z1 = Math.floor((maxZ + reach) * inv);
+            if (x1 - x0 >= MAX_CELL_SPAN || y1 - y0 >= MAX_CELL_SPAN || z1 - z0 >= MAX_CELL_SPAN) {
+                continue;
+            }
+            minX -= margin;
+            minY -= margin;
+            minZ -= margin;
+            maxX += margin;
+            maxY += margin;
+            maxZ += margin;
+            for (let cx = x0; cx <= x1; cx++) {
+                for (let cy = y0; cy <= y1; cy++) {
+                    for (let cz = z0; cz <= z1; cz++) {
+                        const h = hash.bucketOf(cx, cy, cz);
+                        const end = bucketStart[h + 1];
+                        for (let s = bucketStart[h]; s < end; s++) {
+                            const e = sorted[s];
+                            const b = 6 * e;
+                            if (
+                                entryBox[b] > maxX ||
+                                entryBox[b + 3] < minX ||
+                                entryBox[b + 1] > maxY ||
+                                entryBox[b + 4] < minY ||
+                                entryBox[b + 2] > maxZ ||
+                                entryBox[b + 5] < minZ ||
+                                cells[3 * e] !== cx ||
+                                cells[3 * e + 1] !== cy ||
+                                cells[3 * e + 2] !== cz
+                            ) {
+                                continue;
+                            }
+                            const i = entryBody[e];
+                            if (pairs[i * n + pairRow] === 0) {
+                                continue;
+                            }
+                            const particle = entryParticle[e];
+                            const ip = 3 * particle;
+                            if (i === j) {
+                                if (ip === ia || ip === ib || ip === ic) {
+                                    continue;
+                                }
+                                if (checkRest) {
+                                    query[0] = rest[ip];
+                                    query[1] = rest[ip + 1];
+                                    query[2] = rest[ip + 2];
+                                    closestPointOnTriangle(rest, ia, ib, ic, query, closest);
+                                    if (closest[3] < thickness * thickness) {
+                                        continue;
+                                    }
+                                }
+                            }
+                            const other = bodies[i];
+                            c[NEAR] = 2 * (i === j ? thickness : 0.5 * (thickness + this._materials[3 * i]));
+                            this._add(
+                                i,
+                                particle,
+                                j,
+                                t,
+                                this._startSide(start, ia, ib, ic, other.sleeping ? other.positions : other.previousPositions, ip),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The side of the triangle (corners at `ia`, `ib`, `ic` of `x`, at the substep's start) that the particle at `ip`
+     * of `xp` starts on, +1 along `(b − a) × (c − a)` and −1 against it, when it starts within `_scratch[NEAR]` of it;
+     * else 0 (unknown: farther away, and beyond an edge, the triangle's plane says little about which side of a curved
+     * surface the particle is on).
+     */
+    private _startSide(x: Float64Array, ia: number, ib: number, ic: number, xp: Float64Array, ip: number): number {
+        const near = this._scratch[NEAR];
+        const query = this._query;
+        const closest = this._closest;
+        query[0] = xp[ip];
+        query[1] = xp[ip + 1];
+        query[2] = xp[ip + 2];
+        closestPointOnTriangle(x, ia, ib, ic, query, closest);
+        if (!(closest[3] < near * near)) {
+            return 0;
+        }
+        const normal = this._normal;
+        triangleNormal(x, ia, ib, ic, normal);
+        return (query[0] - x[ia]) * normal[0] + (query[1] - x[ia + 1]) * normal[1] + (query[2] - x[ia + 2]) * normal[2] >= 0 ? 1 : -1;
+    }
+
+    private _add(particleBody: number, particle: number, triangleBody: number, triangle: number, side: number): void {
+        if (this.count >= this.capacity) {
+            this.overflowed = true;
+            return;
+        }
+        const k = this.count++;
+        this._particleBody[k] = particleBody;
+        this._particle[k] = particle;
+        this._triangleBody[k] = triangleBody;
+        this._triangle[k] = triangle;
+        this._side[k] = side;
+    }
+
+    /**
+     * The contact normal into {@link _normal}, pointing from the triangle to where the particle belongs, given the
+     * closest point in {@link _closest} and the query in {@link _query}. Inside the triangle it is the triangle's normal
+     * on the candidate's side. On an edge or a corner it is the direction from the closest point: away from it when
+     * the particle is on its side of the triangle's plane (or the edge or corner is on the surface's border, where a
+     * particle may pass round), towards it when the particle crossed. Returns false when there is none (a degenerate
+     * triangle, or an edge or corner farther than the contact distance).
+     */
+    private _contactNormal(x: Float64Array, tri: Int32Array, t: number, side: number, interior: number): boolean {
+        const contactDistance = this._scratch[CONTACT_DISTANCE];
+        const ia = 3 * tri[t];
+        const ib = 3 * tri[t + 1];
+        const ic = 3 * tri[t + 2];
+        const closest = this._closest;
+        const query = this._query;
+        const normal = this._normal;
+        const ua = closest[4];
+        const ub = closest[5];
+        const uc = closest[6];
+        triangleNormal(x, ia, ib, ic, normal);
+        const nx = normal[0];
+        const ny = normal[1];
+        const nz = normal[2];
+        const length = Math.sqrt(nx * nx + ny * ny + nz * nz);
+        if (!(length > 1e-24)) {
+            return false;
+        }
+        const dx = query[0] - closest[0];
+        const dy = query[1] - closest[1];
+        const dz = query[2] - closest[2];
+        const d2 = closest[3];
+        // A side unknown at the start is the side the particle is on now, and holds only within the contact distance.
+        const known = side !== 0;
+        const s = (known ? side : dx * nx + dy * ny + dz * nz >= 0 ? 1 : -1) / length;
+        if (ua > 0 && ub > 0 && uc > 0) {
+            normal[0] = nx * s;
+            normal[1] = ny * s;
+            normal[2] = nz * s;
+            return known || d2 < contactDistance * contactDistance;
+        }
+        if (!(d2 > 1e-24)) {
+            return false;
+        }
+        // Edge k (a–b, b–c, c–a) is interior when bit k is set; a corner is when both its edges are. A particle on the
+        // wrong side of an interior one crossed the surface there (at any distance), and goes back.
+        const mask = uc === 0 ? (ua === 0 ? 3 : ub === 0 ? 5 : 1) : ua === 0 ? (ub === 0 ? 6 : 2) : 4;
+        if ((interior & mask) === mask && known && (dx * nx + dy * ny + dz * nz) * s < 0) {
+            // Crossed: back across the triangle's plane, not towards the edge (that would throw it sideways).
+            normal[0] = nx * s;
+            normal[1] = ny * s;
+            normal[2] = nz * s;
+            return true;
+        }
+        if (!(d2 < contactDistance * contactDistance)) {
+            return false;
+        }
+        const inv = 1 / Math.sqrt(d2);
+        normal[0] = dx * inv;
+        normal[1] = dy * inv;
+        normal[2] = dz * inv;
+        return true;
+    }
+
+    /**
+     * Positional friction of one touching candidate (its weights, denominator and depth in {@link _scratch}; `ma`, `mb`
+     * the two bodies' offsets in {@link _materials}): removes
+     * the particle's slip relative to the triangle's closest point over the substep, all of it inside the static cone
+     * (slip under μs × depth), else μk × depth.
+     */
+    private _friction(a: SoftBody, b: SoftBody, p: number, ia: number, ib: number, ic: number, ma: number, mb: number): void {
+        const materials = this._materials;
+        const ip = 3 * p;
+        const c = this._scratch;
+        const depth = c[DEPTH];
+        const us = Math.sqrt(materials[ma + 1] * materials[mb + 1]);
+        const uk = Math.sqrt(materials[ma + 2] * materials[mb + 2]);
+        if (us === 0 && uk === 0) {
+            return;
+        }
+        const normal = this._normal;
+        const closest = this._closest;
+        const xa = a.positions;
+        const sa = a.sleeping ? xa : a.previousPositions;
+        const xb = b.positions;
+        const sb = b.sleeping ? xb : b.previousPositions;
+        const ba = closest[4];
+        const bb = closest[5];
+        const bc = closest[6];
+        const nx = normal[0];
+        const ny = normal[1];
+        const nz = normal[2];
+        let sx = xa[ip] - sa[ip] - ba * (xb[ia] - sb[ia]) - bb * (xb[ib] - sb[ib]) - bc * (xb[ic] - sb[ic]);
+        let sy = xa[ip + 1] - sa[ip + 1] - ba * (xb[ia + 1] - sb[ia + 1]) - bb * (xb[ib + 1] - sb[ib + 1]) - bc * (xb[ic + 1] - sb[ic + 1]);
+        let sz = xa[ip + 2] - sa[ip + 2] - ba * (xb[ia + 2] - sb[ia + 2]) - bb * (xb[ib + 2] - sb[ib + 2]) - bc * (xb[ic + 2] - sb[ic + 2]);
+        const along = sx * nx + sy * ny + sz * nz;
+        sx -= along * nx;
+        sy -= along * ny;
+        sz -= along * nz;
+        const slip = Math.sqrt(sx * sx + sy * sy + sz * sz);
+        if (slip < 1e-12) {
+            return;
+        }
+        const removed = slip < us * depth ? slip : Math.min(uk * depth, slip);
+        // Along −slip: the particle's slip shrinks by `removed`.
+        c[LAMBDA] = -removed / (c[DENOMINATOR] * slip);
+        normal[0] = sx;
+        normal[1] = sy;
+        normal[2] = sz;
+        moveContact(xa, ip, xb, ia, ib, ic, c, normal);
+        addImpulse(a, b, p, ia, ib, ic, closest, c, normal);
+    }
+}
+
+/**
+ * Moves the particle at `ip` of `xa` by `wp λ d` and the corners of the triangle in `xb` by `−kᵢ λ d`, where `kᵢ`
+ * is the corner's inverse mass times its weight (`wp`, `kᵢ` and λ in the slots of `c`).
+ */
+function moveContact(
+    xa: Float64Array,
+    ip: number,
+    xb: Float64Array,
+    ia: number,
+    ib: number,
+    ic: number,
+    c: Float64Array,
+    d: Float64Array,
+): void {
+    const wp = c[W_P];
+    const ka = c[K_A];
+    const kb = c[K_B];
+    const kc = c[K_C];
+    const lambda = c[LAMBDA];
+    for (let k = 0; k < 3; k++) {
+        const step = lambda * d[k];
+        xa[ip + k] += wp * step;
+        xb[ia + k] -= ka * step;
+        xb[ib + k] -= kb * step;
+        xb[ic + k] -= kc * step;
+    }
+}
+
+/**
+ * Adds the impulse `j d` (N·s, `j` = λ / h from the slots of `c`) the contact put on the particle to its body's contact
+ * impulse, and what it put on the triangle's corners (weights in `closest[4..6]`) to theirs: the momentum each body's
+ * free particles gain, for the pin-force balance. A corner held by its tethers counts: its pins take the load.
+ */
+function addImpulse(
+    a: SoftBody,
+    b: SoftBody,
+    p: number,
+    ia: number,
+    ib: number,
+    ic: number,
+    closest: Float64Array,
+    c: Float64Array,
+    d: Float64Array,
+): void {
+    const j = c[LAMBDA] * c[INV_H];
+    const ba = closest[4];
+    const bb = closest[5];
+    const bc = closest[6];
+    const onParticle = !a.sleeping && a.inverseMasses[p] > 0 ? j : 0;
+    const w = b.inverseMasses;
+    const onTriangle = b.sleeping ? 0 : -j * ((w[ia / 3] > 0 ? ba : 0) + (w[ib / 3] > 0 ? bb : 0) + (w[ic / 3] > 0 ? bc : 0));
+    const ja = a.contacts.impulse;
+    const jb = b.contacts.impulse;
+    for (let k = 0; k < 3; k++) {
+        ja[k] += onParticle * d[k];
+        jb[k] += onTriangle * d[k];
+    }
+}
+
+/** Whether an awake body has been slow for its sleep time, so that it may fall asleep. */
+export function readyToSleep(body: SoftBody): boolean {
+    return body.allowSleep && body._slowTime >= body.sleepTime;
+}
+
+/** Whether the two bodies' collision groups let them touch (each one's membership in the other's mask). */
+function pairAllowed(a: SoftBody, b: SoftBody): boolean {
+    return (a.membership & b.collideWith) !== 0 && (b.membership & a.collideWith) !== 0;
+}
+
+function overlaps(bounds: Float64Array, i: number, j: number): boolean {
+    const a = 6 * i;
+    const b = 6 * j;
+    return (
+        bounds[a] <= bounds[b + 3] &&
+        bounds[b] <= bounds[a + 3] &&
+        bounds[a + 1] <= bounds[b + 4] &&
+        bounds[b + 1] <= bounds[a + 4] &&
+        bounds[a + 2] <= bounds[b + 5] &&
+        bounds[b + 2] <= bounds[a + 5]
+    );
+}
+
+/**
+ * Bounds of the body's surface particles over `start` and `x`, grown by `c[MARGIN]`, into `out` at slot `i` (min xyz,
+ * max xyz); the largest distance a particle moves from `start` to `x` into `c[MOVE]`.
+ */
+function bodyBounds(
+    body: SoftBody,
+    surface: Int32Array | null,
+    start: Float64Array,
+    x: Float64Array,
+    out: Float64Array,
+    i: number,
+    c: Float64Array,
+): void {
+    const margin = c[MARGIN];
+    let minX = Infinity;
+    let minY = Infinity;
+    let minZ = Infinity;
+    let maxX = -Infinity;
+    let maxY = -Infinity;
+    let maxZ = -Infinity;
+    let move2 = 0;
+    const count = surface !== null ? surface.length : body.particleCount;
+    for (let s = 0; s < count; s++) {
+        const k = 3 * (surface !== null ? surface[s] : s);
+        const px = x[k];
+        const py = x[k + 1];
+        const pz = x[k + 2];
+        const qx = start[k];
+        const qy = start[k + 1];
+        const qz = start[k + 2];
+        minX = Math.min(minX, px, qx);
+        minY = Math.min(minY, py, qy);
+        minZ = Math.min(minZ, pz, qz);
+        maxX = Math.max(maxX, px, qx);
+        maxY = Math.max(maxY, py, qy);
+        maxZ = Math.max(maxZ, pz, qz);
+        const d2 = (px - qx) * (px - qx) + (py - qy) * (py - qy) + (pz - qz) * (pz - qz);
+        if (d2 > move2) {
+            move2 = d2;
+        }
+    }
+    const o = 6 * i;
+    out[o] = minX - margin;
+    out[o + 1] = minY - margin;
+    out[o + 2] = minZ - margin;
+    out[o + 3] = maxX + margin;
+    out[o + 4] = maxY + margin;
+    out[o + 5] = maxZ + margin;
+    c[MOVE] = Math.sqrt(move2);
+}
+
+/** Largest speed of the body's surface particles (m/s), into `out[MOVE]`. */
+function maxSpeed(body: SoftBody, surface: Int32Array | null, out: Float64Array): void {
+    const v = body.velocities;
+    let max2 = 0;
+    const count = surface !== null ? surface.length : body.particleCount;
+    for (let s = 0; s < count; s++) {
+        const k = 3 * (surface !== null ? surface[s] : s);
+        const s2 = v[k] * v[k] + v[k + 1] * v[k + 1] + v[k + 2] * v[k + 2];
+        if (s2 > max2) {
+            max2 = s2;
+        }
+    }
+    out[MOVE] = Math.sqrt(max2);
+}
+
+/** Which edges of each triangle are shared with another (see `SoftContacts._interior`). */
+function interiorEdges(body: SoftBody): Uint8Array | null {
+    const tri = body.triangles;
+    if (tri.length === 0 || body.tearing !== null) {
+        return null;
+    }
+    const count = new Map<number, number>();
+    const key = (t: number, k: number): number => {
+        const a = tri[t + k];
+        const b = tri[t + ((k + 1) % 3)];
+        return Math.min(a, b) * body.particleCapacity + Math.max(a, b);
+    };
+    for (let t = 0; t < tri.length; t += 3) {
+        for (let k = 0; k < 3; k++) {
+            count.set(key(t, k), (count.get(key(t, k)) ?? 0) + 1);
+        }
+    }
+    const flags = new Uint8Array(tri.length / 3);
+    for (let t = 0; t < tri.length; t += 3) {
+        for (let k = 0; k < 3; k++) {
+            if ((count.get(key(t, k)) ?? 0) > 1) {
+                flags[t / 3] |= 1 << k;
+            }
+        }
+    }
+    return flags;
+}
+
+/** The normal `(b − a) × (c − a)` (not normalised) of the triangle with corners at `ia`, `ib`, `ic` of `x`, into `out`. */
+function triangleNormal(x: Float64Array, ia: number, ib: number, ic: number, out: Float64Array): void {
+    const e1x = x[ib] - x[ia];
+    const e1y = x[ib + 1] - x[ia + 1];
+    const e1z = x[ib + 2] - x[ia + 2];
+    const e2x = x[ic] - x[ia];
+    const e2y = x[ic + 1] - x[ia + 1];
+    const e2z = x[ic + 2] - x[ia + 2];
+    out[0] = e1y * e2z - e1z * e2y;
+    out[1] = e1z * e2x - e1x * e2z;
+    out[2] = e1x * e2y - e1y * e2x;
+}
+
+/** The particles of a body that take part: null (all) for a cloth, the corners of the surface triangles otherwise. */
+function surfaceParticles(body: SoftBody): Int32Array | null {
+    if (body.volume.count === 0 && body.shapeMatching === null) {
+        return null;
+    }
+    const seen = new Uint8Array(body.particleCapacity);
+    for (let t = 0; t < body.triangles.length; t++) {
+        seen[body.triangles[t]] = 1;
+    }
+    const list: number[] = [];
+    for (let p = 0; p < seen.length; p++) {
+        if (seen[p] === 1) {
+            list.push(p);
+        }
+    }
+    return Int32Array.from(list);
+}
+
+function distance(x: Float64Array, a: number, b: number): number {
+    return Math.hypot(x[3 * a] - x[3 * b], x[3 * a + 1] - x[3 * b + 1], x[3 * a + 2] - x[3 * b + 2]);
+}
+
+/**
+ * The least distance at rest from a particle of the body to a triangle it is not a corner of, among the pairs closer
+ * than `limit`, else `limit`. Built once, outside the step; a triangle's neighbours in a grid cloth lie a good part of
+ * an edge away.
+ */
+function restGap(body: SoftBody, limit: number): number {
+    const tri = body.triangles;
+    if (tri.length === 0) {
+        return Infinity;
+    }
+    const rest = body.restPositions;
+    const hash = new ParticleHash(body.particleCount);
+    hash.cellSize = limit;
+    for (let p = 0; p < body.particleCount; p++) {
+        hash.insert(rest[3 * p], rest[3 * p + 1], rest[3 * p + 2]);
+    }
+    hash.build();
+    const query = new Float64Array(3);
+    const closest = new Float64Array(7);
+    let gap2 = limit * limit;
+    for (let t = 0; t < tri.length; t += 3) {
+        const ia = 3 * tri[t];
+        const ib = 3 * tri[t + 1];
+        const ic = 3 * tri[t + 2];
+        // Every particle within `limit` of the triangle lies in a cell of its box grown by `limit`.
+        const x0 = Math.floor(Math.min(rest[ia], rest[ib], rest[ic]) / limit) - 1;
+        const y0 = Math.floor(Math.min(rest[ia + 1], rest[ib + 1], rest[ic + 1]) / limit) - 1;
+        const z0 = Math.floor(Math.min(rest[ia + 2], rest[ib + 2], rest[ic + 2]) / limit) - 1;
+        const x1 = Math.floor(Math.max(rest[ia], rest[ib], rest[ic]) / limit) + 1;
+        const y1 = Math.floor(Math.max(rest[ia + 1], rest[ib + 1], rest[ic + 1]) / limit) + 1;
+        const z1 = Math.floor(Math.max(rest[ia + 2], rest[ib + 2], rest[ic + 2]) / limit) + 1;
+        for (let cx = x0; cx <= x1; cx++) {
+            for (let cy = y0; cy <= y1; cy++) {
+                for (let cz = z0; cz <= z1; cz++) {
+                    const h = hash.bucketOf(cx, cy, cz);
+                    for (let s = hash.start[h]; s < hash.start[h + 1]; s++) {
+                        const e = hash.sorted[s];
+                        const ip = 3 * e;
+                        if (ip === ia || ip === ib || ip === ic) {
+                            continue;
+                        }
+                        query[0] = rest[ip];
+                        query[1] = rest[ip + 1];
+                        query[2] = rest[ip + 2];
+                        closestPointOnTriangle(rest, ia, ib, ic, query, closest);
+                        gap2 = Math.min(gap2, closest[3]);
+                    }
+                }
+            }
+        }
+    }
+    return Math.sqrt(gap2);
+}

@@ -1,0 +1,244 @@
+/**
+ * Soft bodies touching each other and themselves (`softContacts.ts`): a cloth folding onto itself, two cloths
+ * stacked, a jelly in a hammock and two jellies colliding, checked by independent geometry (closest approach, exact
+ * edge–triangle crossings) and by momentum and force balance.
+ */
+import { Collider } from "../../src/core/collider";
+import type { SoftBody } from "../../src/core/softBody";
+import { SoftBodyEventType, XpbdWorld, type XpbdWorldOptions } from "../../src/core/index";
+import { clothBody, tetBlock } from "../support/coreScenes";
+import { closestApproach, crossingEdges } from "../support/clothChecks";
+
+const DT = 1 / 60;
+const THICKNESS = 0.005;
+
+function run(world: XpbdWorld, seconds: number): void {
+    for (let s = 0; s < Math.round(seconds * 60); s++) {
+        world.step(DT);
+    }
+}
+
+/** A 32² cloth, 1 m square and 5 mm thick, dropped off-centre onto a sphere on the ground so that it falls into folds. */
+function foldScene(selfCollision: boolean, options: XpbdWorldOptions = {}): { world: XpbdWorld; cloth: SoftBody } {
+    const world = new XpbdWorld({ timing: false, ...options });
+    const { body } = clothBody(32, { mass: 0.3, plane: "xz", origin: [0.3, 0.9, 0.2], thickness: THICKNESS, selfCollision });
+    world.addBody(body);
+    world.addCollider(new Collider([{ kind: "sphere", center: [0, 0.2, 0], radius: 0.2 }]));
+    world.addCollider(new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }]));
+    return { world, cloth: body };
+}
+
+function momentum(bodies: SoftBody[]): number[] {
+    const p = [0, 0, 0];
+    for (const body of bodies) {
+        for (let i = 0; i < body.particleCount; i++) {
+            for (let k = 0; k < 3; k++) {
+                p[k] += body.masses[i] * body.velocities[3 * i + k];
+            }
+        }
+    }
+    return p;
+}
+
+describe("self-collision", () => {
+    test("a cloth falling into folds on a sphere keeps its thickness and never crosses itself; without it, it does", () => {
+        const folded = foldScene(true);
+        run(folded.world, 5);
+        const cloth = folded.cloth;
+        // It did fold: particles far apart on the sheet lie within a few thicknesses of each other.
+        expect(folded.world.stats.softContacts).toBeGreaterThan(0);
+        expect(closestApproach(cloth.positions, cloth.triangles, cloth.particleCount)).toBeGreaterThanOrEqual(0.5 * THICKNESS);
+        expect(crossingEdges(cloth.positions, cloth.triangles)).toBe(0);
+
+        const crossed = foldScene(false);
+        run(crossed.world, 5);
+        expect(crossingEdges(crossed.cloth.positions, crossed.cloth.triangles)).toBeGreaterThan(0);
+    });
+
+    test("is deterministic: the same fold twice is bit-identical", () => {
+        const a = foldScene(true);
+        const b = foldScene(true);
+        run(a.world, 1.5);
+        run(b.world, 1.5);
+        expect(a.world.stats.softContactCandidates).toBeGreaterThan(0);
+        expect(Buffer.from(a.cloth.positions.buffer).equals(Buffer.from(b.cloth.positions.buffer))).toBe(true);
+    });
+});
+
+describe("soft bodies against each other", () => {
+    /** Two 20² cloths 0.8 m square dropped 10 cm apart, the upper one turned 30°, onto a 0.4 m box on the ground. */
+    function stack(options: XpbdWorldOptions, filtered = false): { lower: SoftBody; upper: SoftBody } {
+        const world = new XpbdWorld({ timing: false, ...options });
+        const lower = clothBody(20, { size: 0.8, mass: 0.2, plane: "xz", origin: [0, 0.6, 0], thickness: THICKNESS }).body;
+        const upper = clothBody(20, { size: 0.8, mass: 0.2, plane: "xz", origin: [0.05, 0.7, 0], thickness: THICKNESS }).body;
+        if (filtered) {
+            // The lower cloth in group 2, which the upper one does not collide with (both still meet the colliders).
+            lower.membership = 2;
+            upper.collideWith = ~2;
+        }
+        const [c, s] = [Math.cos(Math.PI / 6), Math.sin(Math.PI / 6)];
+        for (let i = 0; i < upper.particleCount; i++) {
+            const x = upper.positions[3 * i] - 0.05;
+            const z = upper.positions[3 * i + 2];
+            upper.positions[3 * i] = 0.05 + c * x - s * z;
+            upper.positions[3 * i + 2] = s * x + c * z;
+        }
+        world.addBody(lower);
+        world.addBody(upper);
+        world.addCollider(new Collider([{ kind: "box", center: [0, 0.2, 0], halfExtents: [0.2, 0.2, 0.2] }]));
+        world.addCollider(new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }]));
+        run(world, 3);
+        return { lower, upper };
+    }
+
+    function crossings(a: SoftBody, b: SoftBody): number {
+        return crossingEdges(a.positions, a.triangles, b) + crossingEdges(b.positions, b.triangles, a);
+    }
+
+    test("two cloths dropped on a box stay apart; filtered apart by their masks, or in a 0.1 world, they pass through", () => {
+        const { lower, upper } = stack({});
+        const gap = closestApproach(lower.positions, lower.triangles, lower.particleCount, {
+            positions: upper.positions,
+            n: upper.particleCount,
+        });
+        expect(gap).toBeGreaterThanOrEqual(0.5 * THICKNESS);
+        expect(crossings(lower, upper)).toBe(0);
+        // The upper cloth really lies on the lower one: over the box top, it rests about a thickness above it.
+        expect(gap).toBeLessThan(3 * THICKNESS);
+
+        // Without the contacts the two sheets fall together and lie in each other.
+        const apart = (pair: { lower: SoftBody; upper: SoftBody }): number =>
+            closestApproach(pair.lower.positions, pair.lower.triangles, pair.lower.particleCount, {
+                positions: pair.upper.positions,
+                n: pair.upper.particleCount,
+            });
+        expect(apart(stack({}, true))).toBeLessThan(0.5 * THICKNESS);
+        expect(apart(stack({ defaultsVersion: 1 }))).toBeLessThan(0.5 * THICKNESS);
+    });
+
+    test("two jellies meeting head-on exchange momentum by their masses: the total holds to ±1%", () => {
+        // No gravity and no air, whose drag would take momentum out.
+        const world = new XpbdWorld({ timing: false, gravity: [0, 0, 0], airDensity: 0 });
+        const heavy = tetBlock([0.3, 0.3, 0.3], [-0.3, 0, 0], { mass: 2, resolution: 4 });
+        const light = tetBlock([0.3, 0.3, 0.3], [0.3, 0.02, 0.01], { mass: 1, resolution: 4 });
+        world.addBody(heavy);
+        world.addBody(light);
+        heavy.setLinearVelocity(2, 0, 0);
+        const before = momentum([heavy, light]);
+        run(world, 1);
+        const after = momentum([heavy, light]);
+        expect(Math.abs(after[0] - before[0])).toBeLessThanOrEqual(0.01 * before[0]);
+        expect(Math.hypot(after[1], after[2])).toBeLessThanOrEqual(0.01 * before[0]);
+        const vHeavy = new Float64Array(3);
+        const vLight = new Float64Array(3);
+        heavy.getLinearVelocity(vHeavy);
+        light.getLinearVelocity(vLight);
+        // The light one was struck and leads; the heavy one carries on slower (between a perfectly inelastic hit,
+        // 4/3 m/s for both, and an elastic one, 2/3 and 8/3 m/s).
+        expect(vLight[0]).toBeGreaterThan(vHeavy[0]);
+        expect(vHeavy[0]).toBeGreaterThan(0.5);
+        expect(vHeavy[0]).toBeLessThan(1.5);
+        const cHeavy = new Float64Array(3);
+        const cLight = new Float64Array(3);
+        heavy.getCenterOfMass(cHeavy);
+        light.getCenterOfMass(cLight);
+        expect(cLight[0] - cHeavy[0]).toBeGreaterThan(0.29);
+    });
+
+    test("a 2 kg jelly comes to rest in a 0.5 kg hammock, above the cloth, and the pins carry both weights (±5%)", () => {
+        const world = new XpbdWorld({ timing: false });
+        const { body: cloth, columns } = clothBody(20, { size: 1, mass: 0.5, plane: "xz", origin: [0, 1, 0] });
+        for (const corner of [0, columns - 1, columns * (columns - 1), columns * columns - 1]) {
+            cloth.setPinWeight(corner, 1);
+        }
+        world.addBody(cloth);
+        // The hammock settles and falls asleep before the jelly arrives: a moving body wakes it.
+        run(world, 2);
+        expect(cloth.sleeping).toBe(true);
+        const jelly = tetBlock([0.3, 0.3, 0.3], [0, 1.3, 0], { mass: 2, resolution: 4 });
+        world.addBody(jelly);
+        let lowestAbove = Infinity;
+        for (let s = 0; s < 240; s++) {
+            world.step(DT);
+            lowestAbove = Math.min(lowestAbove, heightAboveCloth(jelly, cloth));
+        }
+        expect(lowestAbove).toBeGreaterThan(0);
+        const weight = (jelly.totalMass + cloth.totalMass) * 9.81;
+        // Averaged over the last second, the pins hold the cloth and the jelly in it.
+        let force = 0;
+        for (let s = 0; s < 60; s++) {
+            world.step(DT);
+            force += cloth.pinForce[1] / 60;
+        }
+        expect(Math.abs(force - weight)).toBeLessThanOrEqual(0.05 * weight);
+        // The pins hold it, not the cloth's stretch: the particles under the jelly are held by their taut tethers
+        // (without that the cloth gives way by 12%).
+        expect(cloth.stats.maxEdgeRatio).toBeLessThan(1.03);
+        expect(Math.abs(jelly.pinForce[1])).toBeLessThan(0.05 * weight);
+    });
+});
+
+describe("sleep with soft contacts", () => {
+    test("a cloth lying on a jelly on the ground: both fall asleep together, and stay asleep", () => {
+        const world = new XpbdWorld({ timing: false });
+        const jelly = tetBlock([0.4, 0.4, 0.4], [0, 0.3, 0], { mass: 1, resolution: 2 });
+        const { body: cloth } = clothBody(8, { mass: 0.3, plane: "xz", origin: [0, 0.6, 0] });
+        world.addBody(cloth);
+        world.addBody(jelly);
+        world.addCollider(new Collider([{ kind: "box", center: [0, 0, 0], halfExtents: [3, 0.1, 3] }]));
+        run(world, 2);
+        // The cloth lies on the jelly, not on the ground.
+        expect(world.stats.softContacts).toBeGreaterThan(0);
+        run(world, 3);
+        expect([cloth.sleeping, jelly.sleeping]).toEqual([true, true]);
+        // Nothing wakes either of them any more (one falling asleep alone would be woken by the other, and so on).
+        let wakes = 0;
+        for (let s = 0; s < 120; s++) {
+            world.step(DT);
+            for (let e = 0; e < world.events.count; e++) {
+                wakes += world.events.types[e] === SoftBodyEventType.Wake ? 1 : 0;
+            }
+        }
+        expect(wakes).toBe(0);
+    });
+
+    test("a jelly dropped on a sleeping cloth wakes it, and lands on it", () => {
+        const world = new XpbdWorld({ timing: false });
+        const { body: cloth } = clothBody(12, { mass: 0.3, plane: "xz", origin: [0, 0.1, 0] });
+        world.addBody(cloth);
+        world.addCollider(new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }]));
+        run(world, 2);
+        expect(cloth.sleeping).toBe(true);
+        const jelly = tetBlock([0.2, 0.2, 0.2], [0, 0.6, 0], { mass: 0.5, resolution: 3 });
+        world.addBody(jelly);
+        run(world, 1);
+        expect(cloth.sleeping).toBe(false);
+        // On the cloth: a cloth thickness (0.01 m) above the ground and the mean of the two thicknesses above the cloth.
+        expect(heightAboveCloth(jelly, cloth)).toBeGreaterThan(0);
+    });
+});
+
+/**
+ * Least height of the body's particles above the cloth surface beneath them (the cloth's triangles interpolated at
+ * each particle's x, z); negative when one is below it.
+ */
+function heightAboveCloth(body: SoftBody, cloth: SoftBody): number {
+    const x = cloth.positions;
+    const tri = cloth.triangles;
+    let least = Infinity;
+    for (let i = 0; i < body.particleCount; i++) {
+        const px = body.positions[3 * i];
+        const py = body.positions[3 * i + 1];
+        const pz = body.positions[3 * i + 2];
+        for (let t = 0; t < tri.length; t += 3) {
+            const [a, b, c] = [3 * tri[t], 3 * tri[t + 1], 3 * tri[t + 2]];
+            const d = (x[b + 2] - x[c + 2]) * (x[a] - x[c]) + (x[c] - x[b]) * (x[a + 2] - x[c + 2]);
+            const u = ((x[b + 2] - x[c + 2]) * (px - x[c]) + (x[c] - x[b]) * (pz - x[c + 2])) / d;
+            const v = ((x[c + 2] - x[a + 2]) * (px - x[c]) + (x[a] - x[c]) * (pz - x[c + 2])) / d;
+            if (u >= 0 && v >= 0 && u + v <= 1) {
+                least = Math.min(least, py - (u * x[a + 1] + v * x[b + 1] + (1 - u - v) * x[c + 1]));
+            }
+        }
+    }
+    return least;
+}
