@@ -43,8 +43,17 @@ export interface SoftImpostorOptions {
      * force. Combined like {@link friction}. Default: the value of `friction` (as in Babylon's `PhysicsMaterial`).
      */
     staticFriction?: number;
-    /** Collision thickness in metres: particles stay this far from collider surfaces. Default 0.01. */
+    /**
+     * Collision thickness in metres: particles stay this far from collider surfaces; two impostors keep the mean of
+     * their thicknesses apart. Default 0.01.
+     */
     thickness?: number;
+    /**
+     * Whether the impostor collides with itself: a cloth folding on a table, a curtain bunching, a cape round a leg do
+     * not pass through themselves (a soft body: its surface). Keep `thickness` under the spacing of the particles.
+     * Default false: it costs a spatial hash and a query per triangle every substep (see docs/plugin.md).
+     */
+    selfCollision?: boolean;
     /** Whether the body may fall asleep when it stops moving. Default true. */
     allowSleep?: boolean;
     /** Speed (m/s) under which every particle must stay for the body to sleep. Default 0.02. */
@@ -158,6 +167,7 @@ export function coreOptions(caller: string, o: ResolvedSoftImpostorOptions, stif
         unitInterval(o.shapeMatching, `${caller}: shapeMatching`);
     }
     booleanValue(o.allowSleep, `${caller}: allowSleep`);
+    booleanValue(o.selfCollision, `${caller}: selfCollision`);
     mask32(o.membership, `${caller}: membership`);
     mask32(o.collideWith, `${caller}: collideWith`);
     return {
@@ -169,6 +179,7 @@ export function coreOptions(caller: string, o: ResolvedSoftImpostorOptions, stif
         staticFriction: o.staticFriction ?? o.friction,
         kineticFriction: o.friction,
         thickness: o.thickness,
+        selfCollision: o.selfCollision,
         allowSleep: o.allowSleep,
         sleepVelocity: o.sleepVelocity,
         sleepTime: o.sleepTime,

@@ -143,6 +143,15 @@ export abstract class SoftImpostorProperties {
         this.body.wake();
     }
 
+    /** Whether the impostor collides with itself (see {@link SoftImpostorOptions.selfCollision}). */
+    public get selfCollision(): boolean {
+        return this.body.selfCollision;
+    }
+    public set selfCollision(value: boolean) {
+        this.body.selfCollision = booleanValue(value, `${this._caller}: selfCollision`);
+        this.body.wake();
+    }
+
     /** Sleep speed threshold (m/s). */
     public get sleepVelocity(): number {
         return this.body.sleepVelocity;
@@ -219,6 +228,7 @@ export abstract class SoftImpostorProperties {
             friction: this.body.kineticFriction,
             staticFriction: this.body.staticFriction,
             thickness: this.body.thickness,
+            selfCollision: this.body.selfCollision,
             allowSleep: this.body.allowSleep,
             sleepVelocity: this.body.sleepVelocity,
             sleepTime: this.body.sleepTime,

@@ -6,11 +6,11 @@
 import type { Nullable } from "@babylonjs/core/types";
 import type { Observable } from "@babylonjs/core/Misc/observable";
 import { Logger } from "@babylonjs/core/Misc/logger";
-import { SoftBodyEventType, TEAR_CAPACITY_ELEMENT, type EventQueue } from "../core/index.js";
+import { SOFT_CONTACT_CAPACITY_ELEMENT, SoftBodyEventType, TEAR_CAPACITY_ELEMENT, type EventQueue } from "../core/index.js";
 import type { SoftImpostor } from "./softImpostor.js";
 
 /** Which fixed capacity of the solver a step ran out of; see {@link XpbdCapacityEvent}. */
-export type XpbdCapacityKind = "contacts" | "grid" | "events" | "tearParticles";
+export type XpbdCapacityKind = "contacts" | "grid" | "events" | "tearParticles" | "softContacts";
 
 /**
  * Payload of {@link XpbdPlugin.onCapacityExceededObservable}: a fixed capacity of the solver was exceeded in the last
@@ -23,6 +23,8 @@ export interface XpbdCapacityEvent {
      * the shapes left over are tested against every particle; reported once per plugin. `"events"`: more events than
      * {@link XpbdPluginOptions.eventCapacity} in one step: the rest were dropped; reported for every such step.
      * `"tearParticles"`: a tearing cloth used up its `maxTearParticles` and stops tearing; reported once per cloth.
+     * `"softContacts"`: a substep found more contacts between impostors (or within one) than
+     * {@link XpbdPluginOptions.softContactCapacity}: the rest were dropped; reported once per plugin.
      */
     kind: XpbdCapacityKind;
     /** The impostor whose body ran out (`"contacts"`, `"tearParticles"`); null for the others. */
@@ -48,7 +50,14 @@ export class StepEventDispatcher {
             const id = events.bodies[e];
             if (events.types[e] === SoftBodyEventType.CapacityExceeded) {
                 const element = events.elements[e];
-                const kind = element === 0 ? "contacts" : element === TEAR_CAPACITY_ELEMENT ? "tearParticles" : "grid";
+                const kind =
+                    element === 0
+                        ? "contacts"
+                        : element === TEAR_CAPACITY_ELEMENT
+                          ? "tearParticles"
+                          : element === SOFT_CONTACT_CAPACITY_ELEMENT
+                            ? "softContacts"
+                            : "grid";
                 this._capacityExceeded(impostors, kind, id, events.values[e], 0);
                 continue;
             }
@@ -88,11 +97,14 @@ export class StepEventDispatcher {
                     : kind === "grid"
                       ? `XpbdPlugin: the broad-phase grid ran past its capacity of ${capacity} entries (gridCapacity); the shapes ` +
                         "left over are tested against every particle, which is slower (raise gridCapacity or cellSize)"
-                      : kind === "tearParticles"
-                        ? `XpbdPlugin: cloth "${impostor?.mesh.name}" used up its ${capacity} tear particles (maxTearParticles) and ` +
-                          "stops tearing (raise maxTearParticles)"
-                        : `XpbdPlugin: ${dropped} events of one step did not fit the event queue's capacity of ${capacity} ` +
-                          "(eventCapacity) and were dropped (raise eventCapacity)",
+                      : kind === "softContacts"
+                        ? `XpbdPlugin: a substep found more contacts between impostors than its capacity of ${capacity} ` +
+                          "(softContactCapacity); the rest were dropped (raise softContactCapacity)"
+                        : kind === "tearParticles"
+                          ? `XpbdPlugin: cloth "${impostor?.mesh.name}" used up its ${capacity} tear particles (maxTearParticles) and ` +
+                            "stops tearing (raise maxTearParticles)"
+                          : `XpbdPlugin: ${dropped} events of one step did not fit the event queue's capacity of ${capacity} ` +
+                            "(eventCapacity) and were dropped (raise eventCapacity)",
             );
         }
         const event = this._capacityEvent;

@@ -3,7 +3,7 @@
  * core: an option not given stays undefined there).
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
-import { positiveInteger, resolveDefaultsVersion, type XpbdWorldOptions } from "../core/index.js";
+import { booleanValue, positiveInteger, resolveDefaultsVersion, type XpbdWorldOptions } from "../core/index.js";
 
 /** Options of an {@link XpbdPlugin}; every field has a default. */
 export interface XpbdPluginOptions {
@@ -31,6 +31,14 @@ export interface XpbdPluginOptions {
      */
     gridCapacity?: number;
     /**
+     * Whether the impostors collide with each other (cloth on cloth, cloth on jelly, jelly on jelly), filtered by their
+     * `membership` / `collideWith` masks as against Havok bodies (see `XpbdWorldOptions.softContacts`). Free while
+     * the impostors' bounds stay apart; see docs/plugin.md for the cost of touching ones. Default true.
+     */
+    softContacts?: boolean;
+    /** Contact candidates between impostors (particle–triangle pairs) one substep can hold; see docs/plugin.md. Default 65,536. */
+    softContactCapacity?: number;
+    /**
      * Defaults version of the plugin's world and, unless they give their own, of its impostors (see
      * docs/versioning.md): a scene built with version n behaves the same in every later release. Default the newest
      * (`LATEST_DEFAULTS_VERSION`).
@@ -53,5 +61,10 @@ export function worldOptions(options: XpbdPluginOptions, gravity: Vector3): Xpbd
         eventCapacity:
             options.eventCapacity === undefined ? undefined : positiveInteger(options.eventCapacity, "XpbdPlugin: eventCapacity"),
         gridCapacity: options.gridCapacity === undefined ? undefined : positiveInteger(options.gridCapacity, "XpbdPlugin: gridCapacity"),
+        softContacts: options.softContacts === undefined ? undefined : booleanValue(options.softContacts, "XpbdPlugin: softContacts"),
+        softContactCapacity:
+            options.softContactCapacity === undefined
+                ? undefined
+                : positiveInteger(options.softContactCapacity, "XpbdPlugin: softContactCapacity"),
     };
 }
