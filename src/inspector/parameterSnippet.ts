@@ -18,6 +18,7 @@ const ORDER: readonly (keyof SoftImpostorOptionValues)[] = [
     "friction",
     "staticFriction",
     "thickness",
+    "selfCollision",
     "allowSleep",
     "sleepVelocity",
     "sleepTime",

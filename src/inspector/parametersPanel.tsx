@@ -116,6 +116,13 @@ export function ParametersPanel({ impostor }: { impostor: SoftImpostor }): React
                 unboundedInput
                 description="Total mass; changing it rescales every particle."
             />
+            <BoundProperty
+                component={SwitchPropertyLine}
+                target={impostor}
+                propertyKey="selfCollision"
+                label="Self-collision"
+                description="The body collides with itself (a folding cloth); costs a spatial hash every substep."
+            />
             <BoundProperty component={SwitchPropertyLine} target={impostor} propertyKey="allowSleep" label="Allow sleep" />
             <BoundProperty
                 component={SyncedSliderPropertyLine}
