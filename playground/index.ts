@@ -8,6 +8,8 @@ import HavokPhysics from "@babylonjs/havok";
 import type { Demo, DemoHandle } from "./demos/demo.js";
 import { cape } from "./demos/cape.js";
 import { flag } from "./demos/flag.js";
+import { fold } from "./demos/fold.js";
+import { hammock } from "./demos/hammock.js";
 import { hangingCloth } from "./demos/hangingCloth.js";
 import { inspectorShowcase } from "./demos/inspectorShowcase.js";
 import { jelly } from "./demos/jelly.js";
@@ -35,7 +37,7 @@ declare global {
     }
 }
 
-const demos: readonly Demo[] = [hangingCloth, flag, cape, jelly, twoWay, stress, inspectorShowcase, tear];
+const demos: readonly Demo[] = [hangingCloth, flag, cape, jelly, twoWay, stress, inspectorShowcase, tear, fold, hammock];
 const defaultDemo = hangingCloth;
 
 // Deep imports fail silently when a side-effect import is missing; make that loud (the e2e tests flag it).

@@ -200,7 +200,17 @@ export function createCapeScene(scene: Scene): CapeScene {
     });
     const cloth = new ClothImpostor(
         mesh,
-        { mass: 0.35, stretchStiffness: 1, bendStiffness: 0.1, damping: 0.5, friction: 0.3, thickness: 0.015, allowSleep: false },
+        {
+            mass: 0.35,
+            stretchStiffness: 1,
+            bendStiffness: 0.1,
+            damping: 0.5,
+            friction: 0.3,
+            thickness: 0.015,
+            // A cape folding round the legs must not pass through itself.
+            selfCollision: true,
+            allowSleep: false,
+        },
         xpbd,
     );
     const top = Array.from({ length: grid.columns }, (_, i) => i);
