@@ -108,6 +108,38 @@ function clothScene(segments, steps) {
     });
 }
 
+/**
+ * The folding cloth of the soft contact tests: a 32×32 cloth, 1 m square and 5 mm thick, dropped off-centre onto a
+ * 0.2 m sphere on the ground, kept awake; timed once it has fallen into folds (2 s), with and without self-collision.
+ */
+function foldScene(selfCollision, steps) {
+    const grid = createClothGrid({ width: 1, height: 1, segmentsX: 32, segmentsY: 32, plane: "xz", origin: [0.3, 0.9, 0.2] });
+    const t = grid.topology;
+    const body = new SoftBody(
+        { positions: t.positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass: 0.3 },
+        { wasmKernels, thickness: 0.005, selfCollision, allowSleep: false },
+    );
+    const world = new XpbdWorld();
+    world.addBody(body);
+    world.addCollider(new Collider([{ kind: "sphere", center: [0, 0.2, 0], radius: 0.2 }]));
+    world.addCollider(new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }]));
+    for (let s = 0; s < 120; s++) {
+        world.step(DT);
+    }
+    const result = measure(world, steps);
+    line({
+        scene: "cloth32_fold",
+        solver: "babylon-xpbd",
+        self_collision: selfCollision,
+        particles: body.particleCount,
+        steps: result.steps,
+        ms_per_step: result.msPerStep.toFixed(3),
+        soft_contacts: world.stats.softContacts,
+        soft_candidates: world.stats.softContactCandidates,
+        ...allocation(result),
+    });
+}
+
 /** A tetrahedralised box of `size` (bottom at `bottom`) resting on a ground plane, timed as the scene `name`. */
 function softBoxScene(name, size, bottom, resolution, mass, steps) {
     const box = boxMesh(size[0], size[1], size[2], bottom);
@@ -269,6 +301,8 @@ const steps = stepsOverride ?? 10000;
 if (!process.env.ONLY || process.env.ONLY === "cloth") clothScene(32, steps);
 if (!process.env.ONLY || process.env.ONLY === "cloth") clothScene(64, steps);
 if (!process.env.ONLY || process.env.ONLY === "cloth") clothScene(128, steps);
+if (!process.env.ONLY || process.env.ONLY === "fold") foldScene(false, steps);
+if (!process.env.ONLY || process.env.ONLY === "fold") foldScene(true, steps);
 // A 1 × 0.5 × 1 m, 20 kg block (resolution 8) resting on the ground; the README's jelly: a 0.3 m, 2 kg cube
 // (resolution 5) dropped from 0.2 m. Both at volume stiffness 1 (the default).
 if (!process.env.ONLY || process.env.ONLY === "tet") softBoxScene("tetblock", [1, 0.5, 1], 0.3, 8, 20, steps);
