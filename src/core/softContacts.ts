@@ -31,7 +31,7 @@ const MAX_CELL_SPAN = 16;
 /**
  * Contacts between soft bodies, and of a body with itself: every surface particle is kept a contact distance away
  * from the surface triangles of the other bodies (and, with `SoftBody.selfCollision`, of its own). Candidates are
- * found every substep from the predicted motion with a spatial hash of the particles ({@link ParticleHash}), and
+ * found every substep from the predicted motion with a spatial hash of the particles (`ParticleHash`), and
  * solved after every pass of the bodies' constraints.
  *
  * - The contact distance of a pair is the mean of the two bodies' thicknesses (a body's own thickness for itself).
@@ -110,7 +110,7 @@ export class SoftContacts {
 
     /**
      * @param capacity - most candidates one substep holds
-     * @param enabled - see {@link enabled}
+     * @param enabled - see {@link SoftContacts.enabled}
      */
     public constructor(
         public readonly capacity: number,
@@ -385,7 +385,7 @@ export class SoftContacts {
     }
 
     /**
-     * Whether every other body that body slot `b` touched in this step is asleep or {@link readyToSleep}: then it may
+     * Whether every other body that body slot `b` touched in this step is asleep or ready to sleep (`readyToSleep`): then it may
      * fall asleep with them.
      */
     public partnersReady(bodies: readonly SoftBody[], b: number): boolean {
