@@ -170,10 +170,12 @@ export class SoftContacts {
     }
 
     /**
-     * At the start of a step: wakes every sleeping body that an awake one moving faster than its sleep speed may reach
-     * within the step (`dt` from the context), as a collider moving near it does.
+     * At the start of a step: forgets which bodies touched in the last step (see {@link partnersReady}), and wakes
+     * every sleeping body that an awake one moving faster than its sleep speed may reach within the step (`dt` from
+     * the context), as a collider moving near it does.
      */
     public wakeNear(bodies: readonly SoftBody[], context: SubstepContext): void {
+        // Here, the one call of every step.
         this._touched.fill(0);
         if (!this.enabled) {
             return;
