@@ -71,6 +71,11 @@ export class BendConstraints implements ConstraintSet {
         this.count = count;
     }
 
+    /** @returns "BendConstraints" */
+    public getClassName(): string {
+        return "BendConstraints";
+    }
+
     /** One Gauss–Seidel sweep, back to front when `reverse` is set, with `α̃ = compliance / h²`. */
     public project(x: Float64Array, invMass: Float64Array, context: SubstepContext, reverse: boolean): void {
         if (this.count === 0) {

@@ -28,4 +28,6 @@ export interface ConstraintSet {
      * writes the arrays it is given and its own.
      */
     project(x: Float64Array, invMass: Float64Array, context: SubstepContext, reverse: boolean): void;
+    /** The set's kind by name ("DistanceConstraints", …), for messages; unlike `constructor.name` it survives minification. */
+    getClassName(): string;
 }

@@ -82,6 +82,11 @@ export class DistanceConstraints implements ConstraintSet {
         this.count = count;
     }
 
+    /** @returns "DistanceConstraints" */
+    public getClassName(): string {
+        return "DistanceConstraints";
+    }
+
     /**
      * One Gauss–Seidel sweep, front to back (the set is not symmetric), with `α̃ = compliance / h²`. When the lists
      * and `x` and `invMass` all live in the body's kernel memory, the WebAssembly kernel runs the same loop

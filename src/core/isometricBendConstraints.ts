@@ -137,6 +137,11 @@ export class IsometricBendConstraints implements ConstraintSet {
             (positions[d] - positions[c]) ** 2 + (positions[d + 1] - positions[c + 1]) ** 2 + (positions[d + 2] - positions[c + 2]) ** 2;
     }
 
+    /** @returns "IsometricBendConstraints" */
+    public getClassName(): string {
+        return "IsometricBendConstraints";
+    }
+
     /**
      * One Gauss–Seidel sweep, back to front when `reverse` is set, with `α̃ = α |e|² / h²` per element. When the
      * lists and `x` and `invMass` all live in the body's kernel memory, the WebAssembly kernel runs the same loop

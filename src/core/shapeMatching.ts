@@ -59,6 +59,11 @@ export class ShapeMatching implements ConstraintSet {
         }
     }
 
+    /** @returns "ShapeMatching" */
+    public getClassName(): string {
+        return "ShapeMatching";
+    }
+
     /** One projection: fit the rest shape to `x`, then pull every particle towards its goal. */
     public project(x: Float64Array, invMass: Float64Array, context: SubstepContext): void {
         const count = this.count;

@@ -47,6 +47,11 @@ export class VolumeConstraints implements ConstraintSet {
         return this.restVolumes.length;
     }
 
+    /** @returns "VolumeConstraints" */
+    public getClassName(): string {
+        return "VolumeConstraints";
+    }
+
     /** One Gauss–Seidel sweep, front to back (the set is not symmetric), with `α̃ = compliance / h²`. */
     public project(x: Float64Array, invMass: Float64Array, context: SubstepContext): void {
         if (this.lambdas.length === 0) {

@@ -94,7 +94,7 @@ export function packConstraints(body: SoftBody): ConstraintRecords {
     for (const set of body.constraintSets) {
         const kernel = kernelOf(set);
         if (kernel === null) {
-            throw new Error(`the WebGPU solver has no kernel for ${set.constructor.name}`);
+            throw new Error(`the WebGPU solver has no kernel for ${set.getClassName()}`);
         }
         const indices = (set as DistanceConstraints | BendConstraints | IsometricBendConstraints | VolumeConstraints).indices;
         sets.push({

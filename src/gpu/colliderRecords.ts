@@ -157,7 +157,7 @@ export function unsupportedGpuFeature(body: SoftBody, colliders: readonly Collid
     }
     for (const set of body.constraintSets) {
         if (kernelOf(set) === null) {
-            return `constraint kind ${set.constructor.name}`;
+            return `constraint kind ${set.getClassName()}`;
         }
     }
     return null;
