@@ -16,6 +16,18 @@ function requireNumber(value: unknown, name: string): asserts value is number {
     }
 }
 
+/**
+ * Throws naming `name` and the key when `options` has a key outside `known`: a misspelt option (`center` for
+ * `origin`) would otherwise be ignored without a word by plain JavaScript callers, which TypeScript does not check.
+ */
+export function knownKeys(options: object, known: readonly string[], name: string): void {
+    for (const key of Object.keys(options)) {
+        if (!known.includes(key)) {
+            throw new TypeError(`${name} has no option ${describeValue(key)} (its options: ${known.join(", ")})`);
+        }
+    }
+}
+
 /** Returns `value` if it is an integer ≥ 1; otherwise throws naming `name`. */
 export function positiveInteger(value: number, name: string): number {
     requireNumber(value, name);

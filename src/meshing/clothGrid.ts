@@ -1,7 +1,10 @@
 /**
  * A rectangular grid cloth built directly: render mesh arrays for Babylon `VertexData` plus its cloth topology.
  */
+import { knownKeys } from "../core/argumentChecks.js";
 import { buildClothTopology, type ClothTopology } from "./clothTopology.js";
+
+const CLOTH_GRID_OPTIONS = ["width", "height", "segmentsX", "segmentsY", "plane", "origin", "alternateDiagonals"] as const;
 
 /** Options of {@link createClothGrid}. */
 export interface ClothGridOptions {
@@ -53,9 +56,11 @@ export interface ClothGrid {
  * Builds an N×M grid cloth centred on `origin`. Vertex `(i, j)` (column i along +x, row j from the top edge)
  * has index `j · (segmentsX + 1) + i`.
  * @param options - Size, resolution, plane and centre.
- * @throws Error when sizes are not positive and finite or segment counts are not positive integers.
+ * @throws Error when sizes are not positive and finite or segment counts are not positive integers; TypeError for
+ * an option it does not know.
  */
 export function createClothGrid(options: ClothGridOptions): ClothGrid {
+    knownKeys(options, CLOTH_GRID_OPTIONS, "createClothGrid");
     const { width, height, segmentsX, segmentsY } = options;
     if (!(width > 0 && height > 0 && Number.isFinite(width) && Number.isFinite(height))) {
         throw new Error(`createClothGrid: width and height must be positive and finite (got ${width} × ${height})`);

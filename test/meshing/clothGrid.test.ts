@@ -58,4 +58,10 @@ describe("createClothGrid", () => {
         expect(() => createClothGrid({ width: 0, height: 1, segmentsX: 2, segmentsY: 2 })).toThrow("createClothGrid");
         expect(() => createClothGrid({ width: 1, height: 1, segmentsX: 2.5, segmentsY: 2 })).toThrow("createClothGrid");
     });
+
+    test("rejects a misspelt option instead of ignoring it", () => {
+        const options = { width: 1, height: 1, segmentsX: 2, segmentsY: 2, center: [0, 1, 0] };
+        expect(() => createClothGrid(options as never)).toThrow(/createClothGrid has no option "center" \(its options: .*origin/);
+        expect(createClothGrid({ width: 1, height: 1, segmentsX: 2, segmentsY: 2, origin: [0, 1, 0] }).positions[1]).toBeCloseTo(1.5, 6);
+    });
 });
