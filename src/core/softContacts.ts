@@ -45,7 +45,7 @@ const MAX_CELL_SPAN = 16;
  * - Friction is positional, static then kinetic, on the relative slip over the substep, with the geometric means of
  *   the two bodies' coefficients (as against colliders). Soft contacts do not bounce.
  * - A particle that its taut tethers hold against the push is not moved: the pins behind it take the load (a light
- *   hammock holds a heavy jelly, as in the held solve against colliders).
+ *   hammock holds a heavy jelly, as in the held solve against colliders), unless it moves into the contact.
  * - A sleeping body is an obstacle that does not move; a body moving fast near it wakes it (see {@link wakeNear}).
  *
  * Only bodies with triangles take part: a cloth with all its particles, a tetrahedral body with the corners of its
@@ -371,7 +371,8 @@ export class SoftContacts {
      * The inverse mass particle `p` of `body` takes in a contact that pushes it along `sign` × the contact normal, into
      * `_scratch[slot]`: 0 when
      * the body sleeps, or when its taut tethers hold the particle against that push (the pins behind it carry the
-     * load, as in the held solve against colliders: a light hammock then holds a heavy jelly), else its own.
+     * load, as in the held solve against colliders: a light hammock then holds a heavy jelly) and it does not move
+     * against the push faster than the body's sleep speed, else its own.
      */
     private _movable(body: SoftBody, p: number, sign: number, slot: number): void {
         const w = body.inverseMasses[p];
@@ -381,7 +382,15 @@ export class SoftContacts {
             push[0] = sign * this._normal[0];
             push[1] = sign * this._normal[1];
             push[2] = sign * this._normal[2];
-            movable = !particleHeld(body, p, push, this._basis);
+            const v = body.velocities;
+            const k = 3 * p;
+            // Held only while it does not move into the contact faster than its body's sleep speed: a taut cloth
+            // springing back up under a jelly would otherwise be a wall of infinite mass that lifts the jelly without
+            // being slowed by it, and each bounce would add energy (a jelly dropped 3 mm into a taut hammock bounced
+            // 2 cm and slid off the side). The speed is the substep's start velocity: the motion within the pass
+            // flickers at rest.
+            const into = -(v[k] * push[0] + v[k + 1] * push[1] + v[k + 2] * push[2]);
+            movable = into > body.sleepVelocity || !particleHeld(body, p, push, this._basis);
         }
         this._scratch[slot] = movable ? w : 0;
     }

@@ -171,10 +171,115 @@ describe("soft bodies against each other", () => {
             force += cloth.pinForce[1] / 60;
         }
         expect(Math.abs(force - weight)).toBeLessThanOrEqual(0.05 * weight);
-        // The pins hold it, not the cloth's stretch: the particles under the jelly are held by their taut tethers
-        // (without that the cloth gives way by 12%).
-        expect(cloth.stats.maxEdgeRatio).toBeLessThan(1.03);
+        // The pins hold most of it, not the cloth's stretch: the particles under the jelly are held by their taut
+        // tethers while they do not rise into it (measured ×1.25; with no particle held, a 2 kg jelly stretched such
+        // hammocks to ×1.2–1.7, a 5 kg one to ×2.0).
+        expect(cloth.stats.maxEdgeRatio).toBeLessThan(1.3);
         expect(Math.abs(jelly.pinForce[1])).toBeLessThan(0.05 * weight);
+    });
+});
+
+/** Kinetic plus gravitational energy (J) of `bodies` (their elastic energy is left out). */
+function mechanicalEnergy(bodies: SoftBody[]): number {
+    let energy = 0;
+    for (const body of bodies) {
+        const v = body.velocities;
+        for (let i = 0; i < body.particleCount; i++) {
+            const m = body.masses[i];
+            energy += 0.5 * m * (v[3 * i] ** 2 + v[3 * i + 1] ** 2 + v[3 * i + 2] ** 2) + m * 9.81 * body.positions[3 * i + 1];
+        }
+    }
+    return energy;
+}
+
+/** Horizontal distance (m) of a body's mean particle from the vertical axis through x = z = 0. */
+function offCentre(body: SoftBody): number {
+    let x = 0;
+    let z = 0;
+    for (let i = 0; i < body.particleCount; i++) {
+        x += body.positions[3 * i] / body.particleCount;
+        z += body.positions[3 * i + 2] / body.particleCount;
+    }
+    return Math.hypot(x, z);
+}
+
+describe("a jelly in a taut hammock", () => {
+    /** A 1.2 m, 0.5 kg hammock of 20² quads pinned flat by its corners at 1.2 m (it sags 2 cm), settled for 3 s. */
+    function tautHammock(): { world: XpbdWorld; cloth: SoftBody } {
+        const world = new XpbdWorld({ timing: false });
+        const { body: cloth, columns } = clothBody(20, { size: 1.2, mass: 0.5, plane: "xz", origin: [0, 1.2, 0] });
+        for (const corner of [0, columns - 1, columns * (columns - 1), columns * columns - 1]) {
+            cloth.setPinWeight(corner, 1);
+        }
+        world.addBody(cloth);
+        run(world, 3);
+        return { world, cloth };
+    }
+
+    /**
+     * A 0.3 m, 1 kg jelly as the hammock demo makes it (damping 2 /s, tipped 0.2 rad about z, so it lands on an edge),
+     * its lowest particle `drop` above the hammock's highest point.
+     */
+    function jellyAbove(cloth: SoftBody, drop: number): SoftBody {
+        let top = -Infinity;
+        for (let i = 1; i < cloth.positions.length; i += 3) {
+            top = Math.max(top, cloth.positions[i]);
+        }
+        const jelly = tetBlock([0.3, 0.3, 0.3], [0, 0, 0], { mass: 1, resolution: 4, damping: 2 });
+        const x = jelly.positions;
+        const [cos, sin] = [Math.cos(0.2), Math.sin(0.2)];
+        let low = Infinity;
+        for (let i = 0; i < x.length; i += 3) {
+            [x[i], x[i + 1]] = [cos * x[i] - sin * x[i + 1], sin * x[i] + cos * x[i + 1]];
+            low = Math.min(low, x[i + 1]);
+        }
+        for (let i = 0; i < x.length; i += 3) {
+            x[i + 1] += top + drop - low;
+            x[i + 2] += 0.05;
+        }
+        return jelly;
+    }
+
+    test("laid 3 mm above it, the jelly gains no energy from the cloth and stays where it was laid", () => {
+        const { world, cloth } = tautHammock();
+        const jelly = jellyAbove(cloth, 0.003);
+        world.addBody(jelly);
+        const start = mechanicalEnergy([cloth, jelly]);
+        let gained = 0;
+        let drift = 0;
+        for (let s = 0; s < 300; s++) {
+            world.step(DT);
+            gained = Math.max(gained, mechanicalEnergy([cloth, jelly]) - start);
+            drift = Math.max(drift, Math.abs(offCentre(jelly) - 0.05));
+        }
+        console.log(`taut hammock, jelly laid 3 mm above: most energy gained ${gained.toFixed(4)} J, drift ${drift.toFixed(3)} m`);
+        // Nothing here has energy to give: the cloth had settled, and contacts do not bounce. 0.02 J is the jelly's
+        // weight over 2 mm, room for the cloth's stretch giving back what the 3 s of settling left in it. (When held
+        // cloth particles lifted the jelly like a wall of infinite mass, 0.3 J was gained at each bounce.)
+        expect(gained).toBeLessThan(0.02);
+        // It sinks in where it was laid (it bounced 2 cm high and slid off the side when energy was gained).
+        expect(drift).toBeLessThan(0.05);
+    });
+
+    test.each([0.1, 0.4])("dropped from %s m, the jelly comes to rest in it and the pins carry both weights (±5%%)", (drop) => {
+        const { world, cloth } = tautHammock();
+        const jelly = jellyAbove(cloth, drop);
+        world.addBody(jelly);
+        let lowestAbove = Infinity;
+        for (let s = 0; s < 240; s++) {
+            world.step(DT);
+            lowestAbove = Math.min(lowestAbove, heightAboveCloth(jelly, cloth));
+        }
+        expect(lowestAbove).toBeGreaterThan(0);
+        expect(offCentre(jelly)).toBeLessThan(0.2);
+        const weight = (jelly.totalMass + cloth.totalMass) * 9.81;
+        let force = 0;
+        for (let s = 0; s < 60; s++) {
+            world.step(DT);
+            force += cloth.pinForce[1] / 60;
+        }
+        console.log(`taut hammock, jelly dropped ${drop} m: pins ${force.toFixed(2)} N against ${weight.toFixed(2)} N`);
+        expect(Math.abs(force - weight)).toBeLessThanOrEqual(0.05 * weight);
     });
 });
 
