@@ -9,12 +9,16 @@ import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import type { Demo, DemoHandle } from "./demo.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
-/** Hammock edge (m), quads per side, mass (kg), height of its four pinned corners (m); each jelly's mass (kg). */
+/**
+ * Hammock edge (m), quads per side, mass (kg), height of its four pinned corners (m); each jelly's mass (kg) and how far
+ * above the pile it is laid (m).
+ */
 const SIZE = 1.2;
 const SEGMENTS = 20;
 const HAMMOCK_MASS = 0.5;
 const HEIGHT = 1.2;
 const JELLY_MASS = 1;
+const DROP = 0.03;
 
 /**
  * A jelly lying in a cloth hammock pinned by its four corners: soft body on cloth, the pins carrying both. "Add a
@@ -46,15 +50,18 @@ export const hammock: Demo = {
         const jellies: SoftBodyImpostor[] = [];
         const add = (): void => {
             const k = jellies.length;
-            // Laid just above the pile (3 cm): a jelly dropped from higher can tunnel through the cloth on impact.
+            // Laid just above the pile.
             let top = HEIGHT;
             for (const jelly of jellies) {
                 const y = jelly.body.positions;
                 for (let i = 1; i < 3 * jelly.body.particleCount; i += 3) top = Math.max(top, y[i]);
             }
             const cube = CreateBox(`jelly${k}`, { size: 0.3 }, scene);
-            cube.position.set(0.1 * Math.sin(2.4 * k), top + 0.18, 0.1 * Math.cos(2.4 * k));
+            cube.position.set(0.1 * Math.sin(2.4 * k), top, 0.1 * Math.cos(2.4 * k));
             cube.rotation.set(0.3 * k, 0.5 * k, 0.2);
+            // The turned cube reaches lower than half its size: its world bounds say how far.
+            cube.computeWorldMatrix(true);
+            cube.position.y += top + DROP - cube.getBoundingInfo().boundingBox.minimumWorld.y;
             cube.material = jellyMaterial;
             cube.receiveShadows = true;
             shadows.addShadowCaster(cube);
