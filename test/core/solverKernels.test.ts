@@ -1,8 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { Collider } from "../../src/core/collider";
+import { colourOrder, reorderConstraints } from "../../src/core/constraintColouring";
+import { IsometricBendConstraints } from "../../src/core/isometricBendConstraints";
+import { KernelMemory } from "../../src/core/kernelMemory";
 import type { SoftBody } from "../../src/core/softBody";
 import { SubstepContext } from "../../src/core/substepContext";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
+import { createClothGrid } from "../../src/meshing/clothGrid";
 import { clothBody, tetBlock } from "../support/coreScenes";
 
 /**
@@ -129,5 +133,91 @@ describe("WebAssembly kernels", () => {
     test("the committed binary is what solverKernels.wat assembles to", () => {
         const output = execFileSync(process.execPath, ["scripts/build-kernels.mjs", "--check"], { encoding: "utf8" });
         expect(output).toMatch(/matches/);
+    });
+});
+
+/**
+ * The SIMD bending kernel (`solverKernelsSimd.wat`) projects two elements at a time, when they share no particle, and
+ * hands the others to the scalar kernel. Each list here is swept forward and back by the JavaScript loop, the scalar
+ * kernel and the SIMD kernel, from the same deformed placement, and must give the same bits. The placement mixes
+ * untouched, slightly and strongly moved particles, so that the two elements of a pair often take different branches
+ * (the in-plane correction in one lane only), with a collapsed element (its normal vanishes) and, without compliance,
+ * elements whose four particles are all pinned (zero denominator).
+ */
+describe("SIMD bending kernel", () => {
+    const grid = createClothGrid({ width: 1, height: 1, segmentsX: 10, segmentsY: 10 });
+    const rest = grid.topology.positions;
+    const particles = rest.length / 3;
+    const meshOrder = grid.topology.bend;
+    const coloured = reorderConstraints(meshOrder, 4, colourOrder(meshOrder, 4, particles));
+    const lists: [string, Int32Array][] = [
+        // Colour order: consecutive elements are independent but at some colour boundaries.
+        ["colour order", coloured],
+        // One element more than the pairs: the last one forward, the first one back, goes alone.
+        ["colour order less its last element (an odd count)", coloured.subarray(0, coloured.length - 4)],
+        // Mesh order: neighbours share particles, so pairs are refused and some are accepted.
+        ["mesh order", meshOrder],
+    ];
+
+    /** Deterministic numbers in [0, 1). */
+    function randomSource(seed: number): () => number {
+        let state = seed;
+        return () => {
+            state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+            return state / 2 ** 32;
+        };
+    }
+
+    const random = randomSource(7);
+    const deformed = Float64Array.from(rest);
+    const inverseMasses = new Float64Array(particles);
+    for (let p = 0; p < particles; p++) {
+        const r = random();
+        if (r > 0.6) {
+            for (let i = 0; i < 3; i++) deformed[3 * p + i] += 0.03 * (random() - 0.5);
+        } else if (r > 0.3) {
+            // Out of the xy plane only, and little: the in-plane part of s stays under the threshold.
+            deformed[3 * p + 2] += 1e-4 * random();
+        }
+        inverseMasses[p] = random() < 0.15 ? 0 : 1 + random();
+    }
+    // Pinned top-left corner: with zero compliance its elements have a zero denominator.
+    for (let row = 0; row < 3; row++) for (let column = 0; column < 3; column++) inverseMasses[row * grid.columns + column] = 0;
+    // One element collapsed onto a point: its normal vanishes.
+    const collapsed = coloured.subarray(4 * 5, 4 * 6);
+    for (const p of collapsed) for (let i = 0; i < 3; i++) deformed[3 * p + i] = rest[3 * collapsed[2] + i];
+
+    /** The bits of the positions and λs after six sweeps, alternately forward and back, with `memory` or plain arrays. */
+    function sweep(indices: Int32Array, compliance: number, memory: KernelMemory | null): BigInt64Array {
+        const count = indices.length / 4;
+        const x = memory !== null ? memory.f64(3 * particles) : new Float64Array(3 * particles);
+        const w = memory !== null ? memory.f64(particles) : new Float64Array(particles);
+        x.set(deformed);
+        w.set(inverseMasses);
+        const set = new IsometricBendConstraints(indices, rest, compliance, count, memory);
+        const context = new SubstepContext();
+        context.setStep(1 / 60, 4);
+        for (let s = 0; s < 6; s++) set.project(x, w, context, s % 2 === 1);
+        const result = new Float64Array(3 * particles + count);
+        result.set(x);
+        result.set(set.lambdas, 3 * particles);
+        return new BigInt64Array(result.buffer);
+    }
+
+    const bytes = KernelMemory.bytesFor([1 + 4 * particles + 6 * meshOrder.length], [meshOrder.length]);
+
+    test("Node has WebAssembly SIMD, so the kernel under test is the SIMD one", () => {
+        expect(KernelMemory.create(bytes)!.simd).toBe(true);
+        expect(KernelMemory.create(bytes, false)!.simd).toBe(false);
+    });
+
+    test.each(lists)("%s: the same bits as the scalar kernel and the JavaScript loop", (_name, indices) => {
+        for (const compliance of [0, 1e-3]) {
+            const js = sweep(indices, compliance, null);
+            const scalar = sweep(indices, compliance, KernelMemory.create(bytes, false));
+            const simd = sweep(indices, compliance, KernelMemory.create(bytes));
+            const differing = (a: BigInt64Array): number => a.reduce((sum, bits, i) => sum + (bits !== js[i] ? 1 : 0), 0);
+            expect({ compliance, scalar: differing(scalar), simd: differing(simd) }).toEqual({ compliance, scalar: 0, simd: 0 });
+        }
     });
 });
