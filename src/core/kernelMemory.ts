@@ -98,9 +98,10 @@ export class KernelMemory implements ArrayAllocator {
         if (simd === null) {
             this.kernels = kernels;
         } else {
-            // The SIMD bending kernel hands the elements it cannot pair to the scalar one.
-            const paired = new WebAssembly.Instance(simd, { env: { memory, isometricBend: kernels.isometricBend } }).exports;
-            this.kernels = { ...kernels, isometricBend: paired.isometricBend as SolverKernels["isometricBend"] };
+            // The SIMD kernels hand what they cannot pair to the scalar ones.
+            const { isometricBend, distance } = kernels;
+            const paired = new WebAssembly.Instance(simd, { env: { memory, isometricBend, distance } }).exports as unknown as SolverKernels;
+            this.kernels = { ...kernels, isometricBend: paired.isometricBend, distance: paired.distance };
         }
         this.scalar = this.f64(1);
     }
