@@ -5,7 +5,10 @@ import { SOLVER_KERNELS_BASE64, SOLVER_KERNELS_SIMD_BASE64 } from "./solverKerne
  * passing them never allocates); each kernel's one real-valued argument is read from {@link KernelMemory.scalar}.
  */
 export interface SolverKernels {
-    /** `DistanceConstraints.project`; scalar α̃. */
+    /**
+     * `DistanceConstraints.project`; scalar α̃. Two constraints at a time where the platform has WebAssembly SIMD
+     * (`solverKernelsSimd.wat`), with the same result.
+     */
     distance(indices: number, restLengths: number, lambdas: number, count: number, x: number, w: number): void;
     /**
      * `IsometricBendConstraints.project`, `reverse` 1 for back to front; scalar α/h². Two elements at a time where

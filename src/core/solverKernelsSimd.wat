@@ -1,13 +1,14 @@
-;; Isometric bending two elements at a time, one per lane of f64x2 (WebAssembly SIMD). A separate module from
-;; `solverKernels.wat`, so that a platform without SIMD, which cannot compile this one, still has those kernels.
+;; Isometric bending and distance constraints two at a time, one per lane of f64x2 (WebAssembly SIMD). A separate
+;; module from `solverKernels.wat`, so that a platform without SIMD, which cannot compile this one, still has those.
 ;;
-;; Consecutive elements that share no particle do not read what the other writes, so projecting them together gives
-;; what projecting them one after the other does. The colour order (`constraintColouring.ts`) makes that the rule;
-;; the kernel still checks every pair, so a pair that touches (across a colour boundary, in the last colour, which
-;; may hold touching elements, or in any order at all) goes one element at a time through the scalar kernel, imported
-;; from the `solverKernels.wat` instance. Each lane does the scalar kernel's operations in its order (f64x2 has no
-;; fused multiply-add), so the result is bit-identical to it and to the JavaScript loop. The in-plane correction's
-;; branch becomes a lane mask; a pair with a lane the scalar kernel skips goes through the scalar kernel.
+;; Consecutive constraints that share no particle do not read what the other writes, so projecting them together
+;; gives what projecting them one after the other does. The colour order (`constraintColouring.ts`) makes that the
+;; rule; the kernels still check every pair, so a pair that touches (across a colour boundary, in the last colour,
+;; which may hold touching constraints, or in any order at all) goes one constraint at a time through the scalar
+;; kernel, imported from the `solverKernels.wat` instance. Each lane does the scalar kernel's operations in its order
+;; (f64x2 has no fused multiply-add), so the result is bit-identical to it and to the JavaScript loop. A branch of
+;; the scalar kernel becomes a lane mask (bending's in-plane correction) or, where it skips a constraint, sends the
+;; pair through the scalar kernel, before anything is written.
 (module
   (import "env" "memory" (memory 1))
   (import "env" "isometricBend" (func $scalarBend (param i32 i32 i32 i32 i32 i32 i32 i32)))
