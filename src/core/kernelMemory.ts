@@ -1,13 +1,19 @@
-import { SOLVER_KERNELS_BASE64 } from "./solverKernelsBinary.js";
+import { SOLVER_KERNELS_BASE64, SOLVER_KERNELS_SIMD_BASE64 } from "./solverKernelsBinary.js";
 
 /**
  * The exports of `solverKernels.wat`. The arguments are byte offsets into the memory and counts (small integers:
  * passing them never allocates); each kernel's one real-valued argument is read from {@link KernelMemory.scalar}.
  */
 export interface SolverKernels {
-    /** `DistanceConstraints.project`; scalar α̃. */
+    /**
+     * `DistanceConstraints.project`; scalar α̃. Two constraints at a time where the platform has WebAssembly SIMD
+     * (`solverKernelsSimd.wat`), with the same result.
+     */
     distance(indices: number, restLengths: number, lambdas: number, count: number, x: number, w: number): void;
-    /** `IsometricBendConstraints.project`, `reverse` 1 for back to front; scalar α/h². */
+    /**
+     * `IsometricBendConstraints.project`, `reverse` 1 for back to front; scalar α/h². Two elements at a time where
+     * the platform has WebAssembly SIMD (`solverKernelsSimd.wat`), with the same result.
+     */
     isometricBend(
         indices: number,
         weights: number,
@@ -38,20 +44,34 @@ export const PLAIN_ARRAYS: ArrayAllocator = {
 
 const PAGE_BYTES = 65536;
 
-// The compiled module, shared by every body: undefined until first asked for, null where WebAssembly is missing.
-let compiled: WebAssembly.Module | null | undefined;
+/** The compiled modules, shared by every body; `simd` null where the platform cannot compile SIMD. */
+interface KernelModules {
+    readonly scalar: WebAssembly.Module;
+    readonly simd: WebAssembly.Module | null;
+}
 
-function kernelModule(): WebAssembly.Module | null {
+// Undefined until first asked for, null where WebAssembly is missing.
+let compiled: KernelModules | null | undefined;
+
+function moduleBytes(base64: string): Uint8Array<ArrayBuffer> {
+    const text = atob(base64);
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) {
+        bytes[i] = text.charCodeAt(i);
+    }
+    return bytes;
+}
+
+function kernelModules(): KernelModules | null {
     if (compiled === undefined) {
         compiled = null;
         if (typeof WebAssembly === "object" && typeof atob === "function") {
-            const text = atob(SOLVER_KERNELS_BASE64);
-            const bytes = new Uint8Array(text.length);
-            for (let i = 0; i < text.length; i++) {
-                bytes[i] = text.charCodeAt(i);
-            }
-            // Synchronous: the module is under 2 KB, far below what browsers compile on the main thread.
-            compiled = new WebAssembly.Module(bytes);
+            // Synchronous: each module is about 2 KB, far below what browsers compile on the main thread.
+            const simd = moduleBytes(SOLVER_KERNELS_SIMD_BASE64);
+            compiled = {
+                scalar: new WebAssembly.Module(moduleBytes(SOLVER_KERNELS_BASE64)),
+                simd: WebAssembly.validate(simd) ? new WebAssembly.Module(simd) : null,
+            };
         }
     }
     return compiled;
@@ -70,22 +90,39 @@ export class KernelMemory implements ArrayAllocator {
     public readonly kernels: SolverKernels;
     /** The memory's first 8 bytes: the real-valued argument of the next kernel call, written just before it. */
     public readonly scalar: Float64Array;
+    /** Whether {@link kernels} include the SIMD ones (`solverKernelsSimd.wat`). */
+    public readonly simd: boolean;
     private _offset = 0;
 
-    private constructor(memory: WebAssembly.Memory, module: WebAssembly.Module) {
+    private constructor(memory: WebAssembly.Memory, scalar: WebAssembly.Module, simd: WebAssembly.Module | null) {
         this.buffer = memory.buffer;
-        this.kernels = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as SolverKernels;
+        const kernels = new WebAssembly.Instance(scalar, { env: { memory } }).exports as unknown as SolverKernels;
+        this.simd = simd !== null;
+        if (simd === null) {
+            this.kernels = kernels;
+        } else {
+            // The SIMD kernels hand what they cannot pair to the scalar ones.
+            const { isometricBend, distance } = kernels;
+            const paired = new WebAssembly.Instance(simd, { env: { memory, isometricBend, distance } }).exports as unknown as SolverKernels;
+            this.kernels = { ...kernels, isometricBend: paired.isometricBend, distance: paired.distance };
+        }
         this.scalar = this.f64(1);
     }
 
-    /** A memory of at least `bytes` bytes, or null where WebAssembly is not available. */
-    public static create(bytes: number): KernelMemory | null {
-        const module = kernelModule();
-        if (module === null) {
+    /**
+     * A memory of at least `bytes` bytes, or null where WebAssembly is not available.
+     *
+     * @param bytes - bytes the body's arrays need (see {@link bytesFor})
+     * @param simd - whether to use the SIMD kernels where the platform has them (default); false runs the scalar
+     *   kernels everywhere, as on a platform without SIMD
+     */
+    public static create(bytes: number, simd = true): KernelMemory | null {
+        const modules = kernelModules();
+        if (modules === null) {
             return null;
         }
         const pages = Math.ceil((bytes + 8) / PAGE_BYTES);
-        return new KernelMemory(new WebAssembly.Memory({ initial: pages }), module);
+        return new KernelMemory(new WebAssembly.Memory({ initial: pages }), modules.scalar, simd ? modules.simd : null);
     }
 
     /** Bytes {@link f64} and {@link i32} reserve for arrays of these lengths (each rounded up to 8 bytes). */

@@ -1,8 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { Collider } from "../../src/core/collider";
+import { colourOrder, reorderConstraints } from "../../src/core/constraintColouring";
+import type { ConstraintSet } from "../../src/core/constraintSet";
+import { DistanceConstraints } from "../../src/core/distanceConstraints";
+import { IsometricBendConstraints } from "../../src/core/isometricBendConstraints";
+import { KernelMemory } from "../../src/core/kernelMemory";
 import type { SoftBody } from "../../src/core/softBody";
 import { SubstepContext } from "../../src/core/substepContext";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
+import { createClothGrid } from "../../src/meshing/clothGrid";
 import { clothBody, tetBlock } from "../support/coreScenes";
 
 /**
@@ -129,5 +135,121 @@ describe("WebAssembly kernels", () => {
     test("the committed binary is what solverKernels.wat assembles to", () => {
         const output = execFileSync(process.execPath, ["scripts/build-kernels.mjs", "--check"], { encoding: "utf8" });
         expect(output).toMatch(/matches/);
+    });
+});
+
+/**
+ * The SIMD kernels (`solverKernelsSimd.wat`) project two constraints (bending: four) at a time, when they share no particle, and hand
+ * the others to the scalar kernels. Each list here is swept (bending forward and back) by the JavaScript loop, the
+ * scalar kernel and the SIMD kernel, from the same deformed placement, and must give the same bits. The placement
+ * mixes untouched, slightly and strongly moved particles, so that the two bend elements of a pair often take
+ * different branches (the in-plane correction in one lane only). A collapsed element gives a vanishing normal and
+ * zero-length edges; a pinned corner, edges with no free end and, without compliance, elements with a zero
+ * denominator: each such constraint sends its group (two constraints, four bend elements) to the scalar kernel.
+ */
+describe("SIMD kernels", () => {
+    const grid = createClothGrid({ width: 1, height: 1, segmentsX: 10, segmentsY: 10 });
+    const rest = grid.topology.positions;
+    const particles = rest.length / 3;
+    const bend = grid.topology.bend;
+    const edges = Int32Array.from([...grid.topology.stretch, ...grid.topology.shear]);
+
+    /** The ways a list is ordered: colour order, the same less its last constraint, and mesh order. */
+    function orders(indices: Int32Array, arity: number): [string, Int32Array][] {
+        const coloured = reorderConstraints(indices, arity, colourOrder(indices, arity, particles));
+        return [
+            // Consecutive constraints are independent but at some colour boundaries.
+            ["colour order", coloured],
+            // One more than the pairs: the last one (bending back to front: the first one) goes alone.
+            ["colour order less its last constraint (an odd count)", coloured.subarray(0, coloured.length - arity)],
+            // Neighbours share particles: bend elements go one at a time, some distance pairs are accepted.
+            ["mesh order", indices],
+        ];
+    }
+
+    type Build = (indices: Int32Array, compliance: number, memory: KernelMemory | null) => ConstraintSet;
+    const kinds: [string, Int32Array, number, readonly number[], Build][] = [
+        [
+            "bending",
+            bend,
+            4,
+            [0, 1e-3],
+            (indices, compliance, memory) => new IsometricBendConstraints(indices, rest, compliance, indices.length / 4, memory),
+        ],
+        [
+            "distance",
+            edges,
+            2,
+            [0, 1e-6],
+            (indices, compliance, memory) => new DistanceConstraints(indices, rest, compliance, "stretch", indices.length / 2, memory),
+        ],
+    ];
+    const cases = kinds.flatMap(([kind, indices, arity, compliances, build]) =>
+        orders(indices, arity).map(([order, list]): [string, string, Int32Array, readonly number[], Build] => [
+            kind,
+            order,
+            list,
+            compliances,
+            build,
+        ]),
+    );
+
+    /** Deterministic numbers in [0, 1). */
+    function randomSource(seed: number): () => number {
+        let state = seed;
+        return () => {
+            state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+            return state / 2 ** 32;
+        };
+    }
+
+    const random = randomSource(7);
+    const deformed = Float64Array.from(rest);
+    const inverseMasses = new Float64Array(particles);
+    for (let p = 0; p < particles; p++) {
+        const r = random();
+        if (r > 0.6) {
+            for (let i = 0; i < 3; i++) deformed[3 * p + i] += 0.03 * (random() - 0.5);
+        } else if (r > 0.3) {
+            // Out of the xy plane only, and little: the in-plane part of s stays under the threshold.
+            deformed[3 * p + 2] += 1e-4 * random();
+        }
+        inverseMasses[p] = random() < 0.15 ? 0 : 1 + random();
+    }
+    for (let row = 0; row < 3; row++) for (let column = 0; column < 3; column++) inverseMasses[row * grid.columns + column] = 0;
+    const collapsed = reorderConstraints(bend, 4, colourOrder(bend, 4, particles)).subarray(4 * 5, 4 * 6);
+    for (const p of collapsed) for (let i = 0; i < 3; i++) deformed[3 * p + i] = rest[3 * collapsed[2] + i];
+
+    /** The bits of the positions and λs after six sweeps, alternately forward and back, with `memory` or plain arrays. */
+    function sweep(indices: Int32Array, build: Build, compliance: number, memory: KernelMemory | null): BigInt64Array {
+        const x = memory !== null ? memory.f64(3 * particles) : new Float64Array(3 * particles);
+        const w = memory !== null ? memory.f64(particles) : new Float64Array(particles);
+        x.set(deformed);
+        w.set(inverseMasses);
+        const set = build(indices, compliance, memory);
+        const context = new SubstepContext();
+        context.setStep(1 / 60, 4);
+        for (let s = 0; s < 6; s++) set.project(x, w, context, s % 2 === 1);
+        const result = new Float64Array(3 * particles + set.count);
+        result.set(x);
+        result.set(set.lambdas.subarray(0, set.count), 3 * particles);
+        return new BigInt64Array(result.buffer);
+    }
+
+    const bytes = KernelMemory.bytesFor([1 + 4 * particles + 6 * (bend.length + edges.length)], [bend.length + edges.length]);
+
+    test("Node has WebAssembly SIMD, so the kernels under test are the SIMD ones", () => {
+        expect(KernelMemory.create(bytes)!.simd).toBe(true);
+        expect(KernelMemory.create(bytes, false)!.simd).toBe(false);
+    });
+
+    test.each(cases)("%s, %s: the same bits as the scalar kernel and the JavaScript loop", (_kind, _order, indices, compliances, build) => {
+        for (const compliance of compliances) {
+            const js = sweep(indices, build, compliance, null);
+            const scalar = sweep(indices, build, compliance, KernelMemory.create(bytes, false));
+            const simd = sweep(indices, build, compliance, KernelMemory.create(bytes));
+            const differing = (a: BigInt64Array): number => a.reduce((sum, bits, i) => sum + (bits !== js[i] ? 1 : 0), 0);
+            expect({ compliance, scalar: differing(scalar), simd: differing(simd) }).toEqual({ compliance, scalar: 0, simd: 0 });
+        }
     });
 });
