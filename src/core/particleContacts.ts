@@ -1,9 +1,10 @@
 import { ColliderMotion, type Collider } from "./collider.js";
-import type { ColliderShape } from "./colliderShape.js";
+import { ColliderShapeKind, type ColliderShape } from "./colliderShape.js";
 import type { SoftBody } from "./softBody.js";
 import type { SubstepContext } from "./substepContext.js";
 import { ContactFriction } from "./contactFriction.js";
 import { HeldContacts } from "./heldContacts.js";
+import { ParticleSweep } from "./particleSweep.js";
 
 /**
  * Contact candidates of one body's particles against collider shapes, found once per step by the broad phase and
@@ -47,6 +48,8 @@ export class ParticleContacts {
     private readonly _held: HeldContacts;
     /** Friction of the touching candidates, with its own scratch. */
     private readonly _friction = new ContactFriction();
+    /** The swept test of fast particles. */
+    private readonly _sweep = new ParticleSweep();
 
     /** @param capacity - maximum number of candidates per step */
     public constructor(public readonly capacity: number) {
@@ -104,6 +107,10 @@ export class ParticleContacts {
             const i = p * 3;
             const shape = shapes[slot];
             this._query3(x, i, collider, shape);
+            // A fast particle may have crossed the near face within the substep (see `ParticleSweep`).
+            if (!shape.twoSided && shape.kind !== ColliderShapeKind.Plane) {
+                this._sweep.refine(this, body, i, collider, shape, context);
+            }
             let nx = n[0];
             let ny = n[1];
             let nz = n[2];
