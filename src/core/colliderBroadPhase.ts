@@ -77,6 +77,9 @@ export class ColliderBroadPhase {
             }
         }
         const maxSpeed = Math.sqrt(maxSpeed2);
+        // Whether static colliders need swept tests this step (see `ParticleContacts.fast`): half the thickness, as a
+        // particle shoved by its body moves up to the fastest one's speed, and a little more.
+        contacts.fast = (maxSpeed + Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * dt) * context.h > body.thickness / 2;
         for (let p = 0; p < body.particleCount; p++) {
             if (body.inverseMasses[p] === 0) {
                 continue;

@@ -1,5 +1,5 @@
 import { ColliderMotion, type Collider } from "./collider.js";
-import { ColliderShapeKind, type ColliderShape } from "./colliderShape.js";
+import type { ColliderShape } from "./colliderShape.js";
 import type { SoftBody } from "./softBody.js";
 import type { SubstepContext } from "./substepContext.js";
 import { ContactFriction } from "./contactFriction.js";
@@ -23,6 +23,11 @@ export class ParticleContacts {
     public overflowed = false;
     /** Candidates that touched during the last substep. */
     public touching = 0;
+    /**
+     * Whether the body's fastest particle, plus a step of gravity, moves more than half its thickness in a substep of
+     * this step (set by the broad phase): only then are the candidates of static colliders swept (see `ParticleSweep`).
+     */
+    public fast = false;
     /** Largest correction (m) in the current step. */
     public maxCorrection = 0;
     /** Total impulse (N·s, world) the colliders put on the body during the current step. */
@@ -107,8 +112,9 @@ export class ParticleContacts {
             const i = p * 3;
             const shape = shapes[slot];
             this._query3(x, i, collider, shape);
-            // A fast particle may have crossed the near face within the substep (see `ParticleSweep`).
-            if (!shape.twoSided && shape.kind !== ColliderShapeKind.Plane) {
+            // A fast particle may have crossed the near face within the substep (see `ParticleSweep`); against a
+            // static collider only when the body is fast.
+            if ((this.fast || collider.motion !== ColliderMotion.Static) && shape.swept) {
                 this._sweep.refine(this, body, i, collider, shape, context);
             }
             let nx = n[0];
