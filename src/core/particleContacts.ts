@@ -28,6 +28,8 @@ export class ParticleContacts {
      * this step (set by the broad phase): only then are the candidates of static colliders swept (see `ParticleSweep`).
      */
     public fast = false;
+    /** Whether a candidate of this step is a moving collider's shape that is swept (set by the broad phase). */
+    public movingNear = false;
     /** Largest correction (m) in the current step. */
     public maxCorrection = 0;
     /** Total impulse (N·s, world) the colliders put on the body during the current step. */
@@ -53,8 +55,8 @@ export class ParticleContacts {
     private readonly _held: HeldContacts;
     /** Friction of the touching candidates, with its own scratch. */
     private readonly _friction = new ContactFriction();
-    /** The swept test of fast particles. */
-    private readonly _sweep = new ParticleSweep();
+    /** The swept tests of fast particles. */
+    private readonly _sweep: ParticleSweep;
 
     /** @param capacity - maximum number of candidates per step */
     public constructor(public readonly capacity: number) {
@@ -64,6 +66,7 @@ export class ParticleContacts {
         this._active = new Uint8Array(capacity);
         this._normals = new Float64Array(capacity * 3);
         this._held = new HeldContacts(capacity);
+        this._sweep = new ParticleSweep(capacity);
     }
 
     /** Adds a candidate unless full. */
@@ -100,6 +103,10 @@ export class ParticleContacts {
         const impulse = this._impulse;
         const slipState = this._slipState;
         const bodyInverseMass = this._bodyInverseMass;
+        // Before the query reach is set: the sweeps set their own.
+        const swept = this._sweep.prepare(this, body, colliders, shapes, context);
+        const entered = this._sweep.entered;
+        const planes = this._sweep.planes;
         this._query[3] = thickness * 4;
         for (let k = 0; k < this.count; k++) {
             const p = this.particles[k];
@@ -112,10 +119,16 @@ export class ParticleContacts {
             const i = p * 3;
             const shape = shapes[slot];
             this._query3(x, i, collider, shape);
-            // A fast particle may have crossed the near face within the substep (see `ParticleSweep`); against a
-            // static collider only when the body is fast.
-            if ((this.fast || collider.motion !== ColliderMotion.Static) && shape.swept) {
-                this._sweep.refine(this, body, i, collider, shape, context);
+            // A fast particle that crossed the near face within the substep goes back before it (see `ParticleSweep`).
+            if (swept && entered[k] !== 0) {
+                const o = k * 4;
+                const distance = planes[o] * x[i] + planes[o + 1] * x[i + 1] + planes[o + 2] * x[i + 2] - planes[o + 3];
+                if (distance < n[3]) {
+                    n[0] = planes[o];
+                    n[1] = planes[o + 1];
+                    n[2] = planes[o + 2];
+                    n[3] = distance;
+                }
             }
             let nx = n[0];
             let ny = n[1];

@@ -11,41 +11,79 @@ const MAX_SWEEP_STEPS = 8;
 const SWEEP_TOLERANCE = 0.1;
 
 /**
- * The swept test of a fast particle against a collider shape, called from {@link ParticleContacts}' projection. The
- * closest-feature distance only knows where the particle is, not where it came from: a particle that moved more
- * than half a wall's thickness in one substep is nearer the far face and would be pushed out through it, and one
- * that moved past the wall is not touching at all. The sweep follows the particle's path over the substep (relative
- * to the collider) to the point where it entered the shape grown by the body's thickness, and takes the plane of the
- * face entered there: the particle goes back to the side it came from.
+ * The swept tests of fast particles against collider shapes, run by {@link ParticleContacts}' projection before each
+ * pass over its candidates. The closest-feature distance only knows where a particle is, not where it came from: one
+ * that moved more than half a wall's thickness in a substep is nearer the far face and would be pushed out through
+ * it, and one that moved past the wall touches nothing. A sweep follows the particle's path over the substep
+ * (relative to the collider) to where it came within the body's thickness of the shape, and records the plane of the
+ * face it entered there; the projection keeps the particle before that plane when it lies deeper behind it than
+ * behind the closest feature. Kept out of the projection's loop: a call there, even one never made, slows the loop of
+ * every slow body.
  */
 export class ParticleSweep {
+    /** Per candidate: the entered face's plane, world normal and offset (`n·x − offset` is the distance). */
+    public readonly planes: Float64Array;
+    /** Per candidate: 1 when its path entered the shape in this pass ({@link planes} holds the face), else 0. */
+    public readonly entered: Uint8Array;
     /** The particle's position at the substep start, moved with the collider to where it is now (world). */
     private readonly _start = new Float64Array(3);
     /** The point of the path being queried (world). */
     private readonly _point = new Float64Array(3);
     /** The collider's velocity at the start point. */
     private readonly _velocity = new Float64Array(3);
-    /** The closest-feature answer the sweep may replace. */
-    private readonly _plain = new Float64Array(4);
+
+    /** @param capacity - candidates at most (that of the {@link ParticleContacts}) */
+    public constructor(capacity: number) {
+        this.planes = new Float64Array(capacity * 4);
+        this.entered = new Uint8Array(capacity);
+    }
 
     /**
-     * For particle `i` (index of x) of `body`, whose closest-feature answer is in `contacts._shapeResult`: if the
-     * particle moved more than its thickness relative to the collider during the substep, steps along its path by the
-     * distance to the surface (never past it) until the path comes within the thickness. When it does before the path
-     * ends, the plane of the feature found there, `n·(x − p) + d(p)`, replaces the answer if it puts the particle
-     * deeper. Planes need no sweep (nothing lies behind them) and two-sided sheets have their own rule.
+     * Sweeps every candidate of `contacts` that may need it: against moving colliders always, against static ones
+     * when the body is fast ({@link ParticleContacts.fast}); planes and two-sided sheets never (see
+     * `ColliderShape.swept`). Returns whether any path entered a shape.
      */
-    public refine(
+    public prepare(
         contacts: ParticleContacts,
         body: SoftBody,
-        i: number,
+        colliders: readonly Collider[],
+        shapes: readonly ColliderShape[],
+        context: SubstepContext,
+    ): boolean {
+        const fast = contacts.fast;
+        if (!fast && !contacts.movingNear) {
+            return false;
+        }
+        let any = false;
+        for (let k = 0; k < contacts.count; k++) {
+            const slot = contacts.slots[k];
+            const collider = colliders[slot];
+            const shape = shapes[slot];
+            this.entered[k] = 0;
+            if (shape.swept && (fast || collider.motion !== ColliderMotion.Static) && body.inverseMasses[contacts.particles[k]] !== 0) {
+                any = this._sweep(contacts, body, k, collider, shape, context) || any;
+            }
+        }
+        return any;
+    }
+
+    /**
+     * Candidate `k`: if its particle moved more than its thickness relative to the collider during the substep, steps
+     * along its path by the distance to the surface (never past it) until the path comes within the thickness, and
+     * records the plane of the feature found there, `n·(x − p) + d(p)`. Returns whether it did before the path ended.
+     */
+    private _sweep(
+        contacts: ParticleContacts,
+        body: SoftBody,
+        k: number,
         collider: Collider,
         shape: ColliderShape,
         context: SubstepContext,
-    ): void {
+    ): boolean {
         const x = body.positions;
         const xPrev = body.previousPositions;
         const thickness = body.thickness;
+        const i = contacts.particles[k] * 3;
         const start = this._start;
         start[0] = xPrev[i];
         start[1] = xPrev[i + 1];
@@ -65,15 +103,12 @@ export class ParticleSweep {
         const length2 = ex * ex + ey * ey + ez * ez;
         // A particle that moved less than its thickness cannot have got past the near face unnoticed.
         if (!(length2 > thickness * thickness)) {
-            return;
+            return false;
         }
         const n = contacts._shapeResult;
-        const plain = this._plain;
-        plain.set(n);
         const length = Math.sqrt(length2);
-        const reach = contacts._query[3];
         // A mesh must answer along the whole path, not only near the end point.
-        contacts._query[3] = length + reach;
+        contacts._query[3] = length + thickness * 4;
         const point = this._point;
         const enter = thickness * (1 + SWEEP_TOLERANCE);
         let t = 0;
@@ -90,17 +125,17 @@ export class ParticleSweep {
             // never jumps over it; a mesh beyond reach answers Infinity, and then the path misses it.
             t += gap / length;
             if (!(t < 1)) {
-                n.set(plain);
-                contacts._query[3] = reach;
-                return;
+                return false;
             }
         }
-        contacts._query[3] = reach;
-        const distance = n[3] + n[0] * (x[i] - point[0]) + n[1] * (x[i + 1] - point[1]) + n[2] * (x[i + 2] - point[2]);
-        if (distance < plain[3]) {
-            n[3] = distance;
-        } else {
-            n.set(plain);
-        }
+        // Entered (or out of steps: then the plane of the feature nearest the last point, which keeps it outside).
+        const o = k * 4;
+        const planes = this.planes;
+        planes[o] = n[0];
+        planes[o + 1] = n[1];
+        planes[o + 2] = n[2];
+        planes[o + 3] = n[0] * point[0] + n[1] * point[1] + n[2] * point[2] - n[3];
+        this.entered[k] = 1;
+        return true;
     }
 }
