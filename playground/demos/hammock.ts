@@ -1,5 +1,6 @@
 import { Color3 } from "@babylonjs/core/Maths/math.color";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
 import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
@@ -10,13 +11,14 @@ import type { Demo, DemoHandle } from "./demo.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 /**
- * Hammock edge (m), quads per side, mass (kg), height of its four pinned corners (m); each jelly's mass (kg) and how far
- * above the pile it is laid (m).
+ * Hammock edge (m), quads per side, mass (kg), height of its four pinned corners (m), how far its middle hangs below
+ * them at rest (m); each jelly's mass (kg) and how far above the pile it is laid (m).
  */
 const SIZE = 1.2;
 const SEGMENTS = 20;
 const HAMMOCK_MASS = 0.5;
 const HEIGHT = 1.2;
+const SAG = 0.1;
 const JELLY_MASS = 1;
 const DROP = 0.03;
 
@@ -39,6 +41,15 @@ export const hammock: Demo = {
             plane: "xz",
             origin: [0, HEIGHT, 0],
         });
+        // Cloth cut 10 cm deeper than its span: hung flat and taut, a pile slid off its side.
+        const positions = mesh.getVerticesData(VertexBuffer.PositionKind)!;
+        for (let i = 0; i < positions.length; i += 3) {
+            const u = (2 * positions[i]) / SIZE;
+            const v = (2 * positions[i + 2]) / SIZE;
+            positions[i + 1] -= SAG * (1 - (u * u + v * v) / 2);
+        }
+        mesh.updateVerticesData(VertexBuffer.PositionKind, positions);
+        mesh.refreshBoundingInfo();
         mesh.material = colour(scene, "hammockMaterial", new Color3(0.85, 0.6, 0.3), true);
         mesh.receiveShadows = true;
         shadows.addShadowCaster(mesh);
