@@ -21,6 +21,8 @@ const HEIGHT = 1.2;
 const SAG = 0.1;
 const JELLY_MASS = 1;
 const DROP = 0.03;
+/** How far above the pinned corners the first jelly starts (m): it falls into the hammock. */
+const FIRST_DROP = 0.5;
 
 /**
  * A jelly lying in a cloth hammock pinned by its four corners: soft body on cloth, the pins carrying both. "Add a
@@ -72,7 +74,7 @@ export const hammock: Demo = {
             cube.rotation.set(0.3 * k, 0.5 * k, 0.2);
             // The turned cube reaches lower than half its size: its world bounds say how far.
             cube.computeWorldMatrix(true);
-            cube.position.y += top + DROP - cube.getBoundingInfo().boundingBox.minimumWorld.y;
+            cube.position.y += top + (k === 0 ? FIRST_DROP : DROP) - cube.getBoundingInfo().boundingBox.minimumWorld.y;
             cube.material = jellyMaterial;
             cube.receiveShadows = true;
             shadows.addShadowCaster(cube);
