@@ -28,6 +28,17 @@ function foldScene(selfCollision: boolean, options: XpbdWorldOptions = {}): { wo
     return { world, cloth: body };
 }
 
+/** A world holding a `size`-metre, 0.5 kg hammock of 20² quads, pinned flat by its four corners at `size` metres high. */
+function cornerPinnedHammock(size: number): { world: XpbdWorld; cloth: SoftBody } {
+    const world = new XpbdWorld({ timing: false });
+    const { body: cloth, columns } = clothBody(20, { size, mass: 0.5, plane: "xz", origin: [0, size, 0] });
+    for (const corner of [0, columns - 1, columns * (columns - 1), columns * columns - 1]) {
+        cloth.setPinWeight(corner, 1);
+    }
+    world.addBody(cloth);
+    return { world, cloth };
+}
+
 function momentum(bodies: SoftBody[]): number[] {
     const p = [0, 0, 0];
     for (const body of bodies) {
@@ -146,12 +157,7 @@ describe("soft bodies against each other", () => {
     });
 
     test("a 2 kg jelly comes to rest in a 0.5 kg hammock, above the cloth, and the pins carry both weights (±5%)", () => {
-        const world = new XpbdWorld({ timing: false });
-        const { body: cloth, columns } = clothBody(20, { size: 1, mass: 0.5, plane: "xz", origin: [0, 1, 0] });
-        for (const corner of [0, columns - 1, columns * (columns - 1), columns * columns - 1]) {
-            cloth.setPinWeight(corner, 1);
-        }
-        world.addBody(cloth);
+        const { world, cloth } = cornerPinnedHammock(1);
         // The hammock settles and falls asleep before the jelly arrives: a moving body wakes it.
         run(world, 2);
         expect(cloth.sleeping).toBe(true);
@@ -206,12 +212,7 @@ function offCentre(body: SoftBody): number {
 describe("a jelly in a taut hammock", () => {
     /** A 1.2 m, 0.5 kg hammock of 20² quads pinned flat by its corners at 1.2 m (it sags 2 cm), settled for 3 s. */
     function tautHammock(): { world: XpbdWorld; cloth: SoftBody } {
-        const world = new XpbdWorld({ timing: false });
-        const { body: cloth, columns } = clothBody(20, { size: 1.2, mass: 0.5, plane: "xz", origin: [0, 1.2, 0] });
-        for (const corner of [0, columns - 1, columns * (columns - 1), columns * columns - 1]) {
-            cloth.setPinWeight(corner, 1);
-        }
-        world.addBody(cloth);
+        const { world, cloth } = cornerPinnedHammock(1.2);
         run(world, 3);
         return { world, cloth };
     }
