@@ -24,7 +24,10 @@ export interface SolverKernels {
         w: number,
         reverse: number,
     ): void;
-    /** `TetherConstraints.project`; scalar the slack. */
+    /**
+     * `TetherConstraints.project`; scalar the slack. Two tethers at a time where the platform has WebAssembly SIMD
+     * (`solverKernelsSimd.wat`), with the same result.
+     */
     tethers(particles: number, anchors: number, lengths: number, count: number, x: number): void;
 }
 
@@ -102,9 +105,10 @@ export class KernelMemory implements ArrayAllocator {
             this.kernels = kernels;
         } else {
             // The SIMD kernels hand what they cannot pair to the scalar ones.
-            const { isometricBend, distance } = kernels;
-            const paired = new WebAssembly.Instance(simd, { env: { memory, isometricBend, distance } }).exports as unknown as SolverKernels;
-            this.kernels = { ...kernels, isometricBend: paired.isometricBend, distance: paired.distance };
+            const { isometricBend, distance, tethers } = kernels;
+            const paired = new WebAssembly.Instance(simd, { env: { memory, isometricBend, distance, tethers } })
+                .exports as unknown as SolverKernels;
+            this.kernels = { ...kernels, isometricBend: paired.isometricBend, distance: paired.distance, tethers: paired.tethers };
         }
         this.scalar = this.f64(1);
     }
