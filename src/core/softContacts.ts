@@ -233,7 +233,8 @@ export class SoftContacts {
         let maxThickness = 0;
         for (let i = 0; i < n; i++) {
             const body = bodies[i];
-            if (body.triangles.length === 0) {
+            // A body with no possible pair needs no bounds (a lone cloth without self-collision: the benchmark's).
+            if (body.triangles.length === 0 || !this._mayPair(bodies, i)) {
                 bounds[6 * i] = Infinity;
                 continue;
             }
@@ -290,6 +291,24 @@ export class SoftContacts {
                 this._queryTriangles(bodies, j);
             }
         }
+    }
+
+    /** Whether body `i` may be in a pair this substep: with itself, or with another body (bounds aside). */
+    private _mayPair(bodies: readonly SoftBody[], i: number): boolean {
+        const a = bodies[i];
+        if (a.selfCollision && !a.sleeping) {
+            return true;
+        }
+        if (!this.enabled) {
+            return false;
+        }
+        for (let j = 0; j < bodies.length; j++) {
+            const b = bodies[j];
+            if (j !== i && b.triangles.length > 0 && !(a.sleeping && b.sleeping) && pairAllowed(a, b)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
