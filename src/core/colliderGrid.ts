@@ -66,6 +66,11 @@ export class ColliderGrid {
     public build(slotCount: number): void {
         this._slotCount = slotCount;
         this.overflowed = false;
+        if (slotCount === 0) {
+            // Nothing to hash, and {@link query} answers an empty grid without its tables (no collider: every step).
+            this._largeCount = 0;
+            return;
+        }
         const start = this._bucketStart;
         const fill = this._bucketFill;
         start.fill(0);
@@ -109,6 +114,9 @@ export class ColliderGrid {
      * returns how many; stops at `out.length`. The box comes in an array so that no number is boxed per query.
      */
     public query(box: Float64Array, out: Int32Array): number {
+        if (this._slotCount === 0) {
+            return 0;
+        }
         const minX = box[0];
         const minY = box[1];
         const minZ = box[2];
