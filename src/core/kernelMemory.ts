@@ -24,10 +24,7 @@ export interface SolverKernels {
         w: number,
         reverse: number,
     ): void;
-    /**
-     * `TetherConstraints.project`; scalar the slack. Two tethers at a time where the platform has WebAssembly SIMD
-     * (`solverKernelsSimd.wat`), with the same result.
-     */
+    /** `TetherConstraints.project`; scalar the slack. */
     tethers(particles: number, anchors: number, lengths: number, count: number, x: number): void;
 }
 
@@ -105,10 +102,9 @@ export class KernelMemory implements ArrayAllocator {
             this.kernels = kernels;
         } else {
             // The SIMD kernels hand what they cannot pair to the scalar ones.
-            const { isometricBend, distance, tethers } = kernels;
-            const paired = new WebAssembly.Instance(simd, { env: { memory, isometricBend, distance, tethers } })
-                .exports as unknown as SolverKernels;
-            this.kernels = { ...kernels, isometricBend: paired.isometricBend, distance: paired.distance, tethers: paired.tethers };
+            const { isometricBend, distance } = kernels;
+            const paired = new WebAssembly.Instance(simd, { env: { memory, isometricBend, distance } }).exports as unknown as SolverKernels;
+            this.kernels = { ...kernels, isometricBend: paired.isometricBend, distance: paired.distance };
         }
         this.scalar = this.f64(1);
     }

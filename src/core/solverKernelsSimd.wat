@@ -1,4 +1,4 @@
-;; Isometric bending, distance constraints and tethers two at a time, one per lane of f64x2 (WebAssembly SIMD). A separate
+;; Isometric bending and distance constraints two at a time, one per lane of f64x2 (WebAssembly SIMD). A separate
 ;; module from `solverKernels.wat`, so that a platform without SIMD, which cannot compile this one, still has those.
 ;;
 ;; Consecutive constraints that share no particle do not read what the other writes, so projecting them together
@@ -13,7 +13,6 @@
   (import "env" "memory" (memory 1))
   (import "env" "isometricBend" (func $scalarBend (param i32 i32 i32 i32 i32 i32 i32 i32)))
   (import "env" "distance" (func $scalarDistance (param i32 i32 i32 i32 i32 i32)))
-  (import "env" "tethers" (func $scalarTethers (param i32 i32 i32 i32 i32)))
 
   ;; The arguments of solverKernels.wat's isometricBend, which it replaces. Scalar: α/h². Four elements at a time:
   ;; two pairs, each statement written for the first pair and then, its names ending in _2, for the second. One
@@ -532,64 +531,5 @@
           (i32.add (local.get $lam) (i32.shl (local.get $c) (i32.const 3)))
           (local.get $n) (local.get $x) (local.get $w))
         (local.set $c (i32.add (local.get $c) (local.get $n)))
-        (br $next))))
-
-  ;; The arguments of solverKernels.wat's tethers, which it replaces. Scalar: the slack. Two tethers of different
-  ;; particles at a time (an anchor is a pinned particle, which no tether moves); two of one particle, which the rank
-  ;; order leaves only where one rank's tethers end and the next's begin, go one at a time through the scalar kernel.
-  ;; A slack lane keeps its particle where it is (a lane mask), as the scalar kernel's branch does.
-  (func (export "tethers")
-    (param $particles i32) (param $anchors i32) (param $lengths i32) (param $count i32) (param $x i32)
-    (local $k i32) (local $p v128) (local $a v128) (local $i0 i32) (local $i1 i32) (local $a0 i32) (local $a1 i32)
-    (local $slack v128) (local $lo v128) (local $hi v128)
-    (local $ix v128) (local $iy v128) (local $iz v128) (local $ax v128) (local $ay v128) (local $az v128)
-    (local $dx v128) (local $dy v128) (local $dz v128) (local $d2 v128) (local $limit v128) (local $taut v128) (local $s v128)
-    (local.set $slack (v128.load64_splat (i32.const 0)))
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_s (local.get $k) (local.get $count)))
-        (block $scalar
-          (br_if $scalar (i32.lt_s (i32.sub (local.get $count) (local.get $k)) (i32.const 2)))
-          (local.set $p (v128.load64_zero (i32.add (local.get $particles) (i32.shl (local.get $k) (i32.const 2)))))
-          (br_if $scalar (i32.eq (i32x4.extract_lane 0 (local.get $p)) (i32x4.extract_lane 1 (local.get $p))))
-          (local.set $a (v128.load64_zero (i32.add (local.get $anchors) (i32.shl (local.get $k) (i32.const 2)))))
-          (local.set $i0 (i32.add (local.get $x) (i32.mul (i32x4.extract_lane 0 (local.get $p)) (i32.const 24))))
-          (local.set $i1 (i32.add (local.get $x) (i32.mul (i32x4.extract_lane 1 (local.get $p)) (i32.const 24))))
-          (local.set $a0 (i32.add (local.get $x) (i32.mul (i32x4.extract_lane 0 (local.get $a)) (i32.const 24))))
-          (local.set $a1 (i32.add (local.get $x) (i32.mul (i32x4.extract_lane 1 (local.get $a)) (i32.const 24))))
-          (local.set $lo (v128.load (local.get $i0)))
-          (local.set $hi (v128.load (local.get $i1)))
-          (local.set $ix (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo) (local.get $hi)))
-          (local.set $iy (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo) (local.get $hi)))
-          (local.set $iz (v128.load64_lane offset=16 1 (local.get $i1) (v128.load64_zero offset=16 (local.get $i0))))
-          (local.set $lo (v128.load (local.get $a0)))
-          (local.set $hi (v128.load (local.get $a1)))
-          (local.set $ax (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo) (local.get $hi)))
-          (local.set $ay (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo) (local.get $hi)))
-          (local.set $az (v128.load64_lane offset=16 1 (local.get $a1) (v128.load64_zero offset=16 (local.get $a0))))
-          (local.set $dx (f64x2.sub (local.get $ix) (local.get $ax)))
-          (local.set $dy (f64x2.sub (local.get $iy) (local.get $ay)))
-          (local.set $dz (f64x2.sub (local.get $iz) (local.get $az)))
-          (local.set $d2 (f64x2.add (f64x2.add (f64x2.mul (local.get $dx) (local.get $dx)) (f64x2.mul (local.get $dy) (local.get $dy)))
-                                    (f64x2.mul (local.get $dz) (local.get $dz))))
-          (local.set $limit (f64x2.mul (v128.load (i32.add (local.get $lengths) (i32.shl (local.get $k) (i32.const 3)))) (local.get $slack)))
-          (local.set $taut (f64x2.gt (local.get $d2) (f64x2.mul (local.get $limit) (local.get $limit))))
-          (local.set $k (i32.add (local.get $k) (i32.const 2)))
-          (br_if $next (i32.eqz (v128.any_true (local.get $taut))))
-          (local.set $s (f64x2.div (local.get $limit) (f64x2.sqrt (local.get $d2))))
-          (local.set $ix (v128.bitselect (f64x2.add (local.get $ax) (f64x2.mul (local.get $dx) (local.get $s))) (local.get $ix) (local.get $taut)))
-          (local.set $iy (v128.bitselect (f64x2.add (local.get $ay) (f64x2.mul (local.get $dy) (local.get $s))) (local.get $iy) (local.get $taut)))
-          (local.set $iz (v128.bitselect (f64x2.add (local.get $az) (f64x2.mul (local.get $dz) (local.get $s))) (local.get $iz) (local.get $taut)))
-          (v128.store (local.get $i0) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ix) (local.get $iy)))
-          (v128.store (local.get $i1) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ix) (local.get $iy)))
-          (v128.store64_lane offset=16 0 (local.get $i0) (local.get $iz))
-          (v128.store64_lane offset=16 1 (local.get $i1) (local.get $iz))
-          (br $next))
-        (call $scalarTethers
-          (i32.add (local.get $particles) (i32.shl (local.get $k) (i32.const 2)))
-          (i32.add (local.get $anchors) (i32.shl (local.get $k) (i32.const 2)))
-          (i32.add (local.get $lengths) (i32.shl (local.get $k) (i32.const 3)))
-          (i32.const 1) (local.get $x))
-        (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $next))))
 )

@@ -7,7 +7,6 @@ import { IsometricBendConstraints } from "../../src/core/isometricBendConstraint
 import { KernelMemory } from "../../src/core/kernelMemory";
 import type { SoftBody } from "../../src/core/softBody";
 import { SubstepContext } from "../../src/core/substepContext";
-import { TETHER_ANCHORS, TetherConstraints } from "../../src/core/tetherConstraints";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
 import { createClothGrid } from "../../src/meshing/clothGrid";
 import { clothBody, tetBlock } from "../support/coreScenes";
@@ -251,51 +250,6 @@ describe("SIMD kernels", () => {
             const simd = sweep(indices, build, compliance, KernelMemory.create(bytes));
             const differing = (a: BigInt64Array): number => a.reduce((sum, bits, i) => sum + (bits !== js[i] ? 1 : 0), 0);
             expect({ compliance, scalar: differing(scalar), simd: differing(simd) }).toEqual({ compliance, scalar: 0, simd: 0 });
-        }
-    });
-
-    /**
-     * The bits of the positions after three tether passes with `memory` or plain arrays: the 10×10 cloth pinned at
-     * its four corners and its centre (up to four anchors per particle), stretched by half in x so that most tethers
-     * are taut, with `slack`.
-     */
-    function tetherSweep(slack: number, memory: KernelMemory | null): { bits: BigInt64Array; count: number; sameParticlePairs: number } {
-        const x = memory !== null ? memory.f64(3 * particles) : new Float64Array(3 * particles);
-        const w = new Float64Array(particles).fill(1);
-        const pins = Int32Array.from([0, grid.columns - 1, particles - grid.columns, particles - 1, (particles - 1) / 2]);
-        for (const p of pins) w[p] = 0;
-        const tethers = new TetherConstraints(particles, edges, edges.length >> 1, memory);
-        tethers.rebuild(rest, pins, pins.length, w);
-        tethers.slack = slack;
-        // As at a boundary between ranks: one particle's tethers in slots 2 and 3 (two lanes of one pair). And an
-        // odd count, which leaves the last tether alone.
-        tethers.particles[3] = tethers.particles[2];
-        tethers.count -= 1 - (tethers.count % 2);
-        x.set(deformed);
-        for (let p = 0; p < particles; p++) x[3 * p] *= 1.5;
-        for (let s = 0; s < 3; s++) tethers.project(x);
-        let sameParticlePairs = 0;
-        for (let k = 0; k + 1 < tethers.count; k++) sameParticlePairs += tethers.particles[k] === tethers.particles[k + 1] ? 1 : 0;
-        return { bits: new BigInt64Array(Float64Array.from(x).buffer), count: tethers.count, sameParticlePairs };
-    }
-
-    test("tethers: the same bits as the scalar kernel and the JavaScript loop", () => {
-        const tetherBytes = KernelMemory.bytesFor(
-            [1 + 3 * particles, TETHER_ANCHORS * particles],
-            [TETHER_ANCHORS * particles, TETHER_ANCHORS * particles],
-        );
-        for (const slack of [1, 1.1]) {
-            const js = tetherSweep(slack, null);
-            const scalar = tetherSweep(slack, KernelMemory.create(tetherBytes, false));
-            const simd = tetherSweep(slack, KernelMemory.create(tetherBytes));
-            const differing = (a: BigInt64Array): number => a.reduce((sum, bits, i) => sum + (bits !== js.bits[i] ? 1 : 0), 0);
-            // An odd count leaves one tether alone at the end; a rank boundary puts one particle in two lanes.
-            expect({ slack, odd: js.count % 2, pairsOfOneParticle: js.sameParticlePairs > 0 }).toEqual({
-                slack,
-                odd: 1,
-                pairsOfOneParticle: true,
-            });
-            expect({ slack, scalar: differing(scalar.bits), simd: differing(simd.bits) }).toEqual({ slack, scalar: 0, simd: 0 });
         }
     });
 });
