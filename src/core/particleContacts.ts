@@ -119,11 +119,16 @@ export class ParticleContacts {
             const i = p * 3;
             const shape = shapes[slot];
             this._query3(x, i, collider, shape);
-            // A fast particle that crossed the near face within the substep goes back before it (see `ParticleSweep`).
+            // A fast particle that crossed the near face within the substep goes back before it (see `ParticleSweep`)
+            // where the closest feature would push it on: that feature faces away from the entered face (it went past
+            // the middle), or none is within reach (it went through). Short of the middle the closest feature is
+            // right, and the plane tangent where the path entered a curved surface would push a particle pressed into
+            // it along the surface's motion (a cloth on a moving ball drifted from the GPU solver, which has no sweep).
             if (swept && entered[k] !== 0) {
                 const o = k * 4;
+                const facing = planes[o] * n[0] + planes[o + 1] * n[1] + planes[o + 2] * n[2];
                 const distance = planes[o] * x[i] + planes[o + 1] * x[i + 1] + planes[o + 2] * x[i + 2] - planes[o + 3];
-                if (distance < n[3]) {
+                if ((facing <= 0 || n[3] === Infinity) && distance < n[3]) {
                     n[0] = planes[o];
                     n[1] = planes[o + 1];
                     n[2] = planes[o + 2];

@@ -17,8 +17,8 @@ const SWEEP_TOLERANCE = 0.1;
  * it, and one that moved past the wall touches nothing. A sweep follows the particle's path over the substep
  * (relative to the collider) to where it came within the body's thickness of the shape, and records the plane of the
  * face it entered there; the projection keeps the particle before that plane when it lies deeper behind it than
- * behind the closest feature. Kept out of the projection's loop: a call there, even one never made, slows the loop of
- * every slow body.
+ * behind the closest feature and that feature faces away from the entered face (or none is within reach). Kept out
+ * of the projection's loop: a call there, even one never made, slows the loop of every slow body.
  */
 export class ParticleSweep {
     /** Per candidate: the entered face's plane, world normal and offset (`n·x − offset` is the distance). */
