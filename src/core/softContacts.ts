@@ -57,7 +57,7 @@ export class SoftContacts {
     public readonly enabled: boolean;
     /** Candidates in the current substep. */
     public count = 0;
-    /** Candidates that touched in the last pass of the last substep. */
+    /** Candidates that touched in a pass of the current (after a step: the last) substep. */
     public touching = 0;
     /** Set when a substep found more candidates than {@link capacity}; the rest were dropped. */
     public overflowed = false;
@@ -67,6 +67,8 @@ export class SoftContacts {
     private _triangle: Int32Array;
     /** Side of each candidate's triangle its particle belongs on: +1 along `(b − a) × (c − a)`, −1 against. */
     private _side: Int8Array;
+    /** Per candidate: 1 once it touched in a pass of the current substep. */
+    private _touchedInSubstep: Uint8Array;
     private _hash = new ParticleHash(0);
     private _entryBody = new Int32Array(0);
     private _entryParticle = new Int32Array(0);
@@ -123,6 +125,7 @@ export class SoftContacts {
         this._triangleBody = new Int32Array(0);
         this._triangle = new Int32Array(0);
         this._side = new Int8Array(0);
+        this._touchedInSubstep = new Uint8Array(0);
     }
 
     /** Sizes everything for the world's bodies; called whenever one is added or removed (outside the step). */
@@ -160,6 +163,7 @@ export class SoftContacts {
             this._triangleBody = new Int32Array(this.capacity);
             this._triangle = new Int32Array(this.capacity);
             this._side = new Int8Array(this.capacity);
+            this._touchedInSubstep = new Uint8Array(this.capacity);
         }
         this._bounds = new Float64Array(6 * n);
         this._pairs = new Uint8Array(n * n);
@@ -312,10 +316,10 @@ export class SoftContacts {
     }
 
     /**
-     * One pass over the candidates (after a pass over every body's constraints). `last` counts the touching ones for
-     * {@link touching}.
+     * One pass over the candidates (after a pass over every body's constraints); a candidate touching for the first
+     * time in the substep counts in {@link touching}.
      */
-    public project(bodies: readonly SoftBody[], context: SubstepContext, last: boolean): void {
+    public project(bodies: readonly SoftBody[], context: SubstepContext): void {
         const closest = this._closest;
         const query = this._query;
         const normal = this._normal;
@@ -368,7 +372,10 @@ export class SoftContacts {
             if (denominator === 0) {
                 continue;
             }
-            touching++;
+            if (this._touchedInSubstep[k] === 0) {
+                this._touchedInSubstep[k] = 1;
+                touching++;
+            }
             this._touched[this._particleBody[k] * bodies.length + this._triangleBody[k]] = 1;
             const lambda = depth / denominator;
             c[LAMBDA] = lambda;
@@ -381,9 +388,7 @@ export class SoftContacts {
             }
             this._friction(a, b, p, ia, ib, ic, ma, mb);
         }
-        if (last) {
-            this.touching = touching;
-        }
+        this.touching += touching;
     }
 
     /**
@@ -608,6 +613,7 @@ export class SoftContacts {
         this._triangleBody[k] = triangleBody;
         this._triangle[k] = triangle;
         this._side[k] = side;
+        this._touchedInSubstep[k] = 0;
     }
 
     /**

@@ -208,7 +208,7 @@ export class XpbdWorld {
                     }
                 }
                 if (softContacts.count > 0) {
-                    softContacts.project(bodies, context, pass === passes - 1);
+                    softContacts.project(bodies, context);
                 }
             }
             for (let b = 0; b < bodies.length; b++) {
