@@ -116,6 +116,8 @@ export class XpbdWorld {
         }
         body.id = this._nextBodyId++;
         body._rebuildPins();
+        // Contacts of a step elsewhere name colliders of that world: none here until this world steps it.
+        body.stats.contacts = 0;
         this.bodies.push(body);
         this.softContacts.attach(this.bodies);
     }

@@ -286,6 +286,20 @@ describe("what is read", () => {
         expect(world.contactCount()).toBe(0);
         expect(world.writeContacts(points, normals, kinds, 10)).toBe(0);
     });
+
+    test("a body moved to another world has no contacts there until that world steps", () => {
+        const first = new XpbdWorld({ timing: false });
+        const { body: cloth } = clothBody(8, { mass: 0.2, plane: "xz", origin: [0, 0.05, 0], allowSleep: false });
+        first.addBody(cloth);
+        first.addCollider(new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }]));
+        run(first, 0.5);
+        expect(first.contactCount(cloth)).toBeGreaterThan(40);
+        first.removeBody(cloth);
+        const second = new XpbdWorld({ timing: false });
+        second.addBody(cloth);
+        expect(second.contactCount()).toBe(0);
+        expect(second.writeContacts(new Float64Array(3), new Float64Array(3), new Uint8Array(1), 1)).toBe(0);
+    });
 });
 
 describe("argument checks", () => {
