@@ -37,6 +37,15 @@ export function positiveInteger(value: number, name: string): number {
     return value;
 }
 
+/** Returns `value` if it is an integer ≥ 0; otherwise throws naming `name`. */
+export function nonNegativeInteger(value: number, name: string): number {
+    requireNumber(value, name);
+    if (!Number.isInteger(value) || value < 0) {
+        throw new RangeError(`${name} must be an integer ≥ 0, got ${value}`);
+    }
+    return value;
+}
+
 /** Returns `value` if it is an integer in [0, `count`) (an index into `count` things); otherwise throws naming `name`. */
 export function indexBelow(value: number, count: number, name: string): number {
     requireNumber(value, name);

@@ -18,6 +18,7 @@ export { ColliderShape, ColliderShapeKind, THIN_BOX_HALF_EXTENT } from "./collid
 export { DistanceConstraints } from "./distanceConstraints.js";
 export { KernelMemory, PLAIN_ARRAYS, type ArrayAllocator, type SolverKernels } from "./kernelMemory.js";
 export { EventQueue, SoftBodyEventType } from "./eventQueue.js";
+export { ContactKind } from "./contactKind.js";
 export { ParticleContacts } from "./particleContacts.js";
 export { SOFT_CONTACT_CAPACITY_ELEMENT, SoftContacts } from "./softContacts.js";
 export { PinConstraints } from "./pinConstraints.js";

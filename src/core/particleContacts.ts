@@ -1,5 +1,6 @@
 import { ColliderMotion, type Collider } from "./collider.js";
 import type { ColliderShape } from "./colliderShape.js";
+import { ContactKind } from "./contactKind.js";
 import type { SoftBody } from "./softBody.js";
 import type { SubstepContext } from "./substepContext.js";
 import { ContactFriction } from "./contactFriction.js";
@@ -166,6 +167,10 @@ export class ParticleContacts {
                         this.touching++;
                     }
                     this._active[k] = HELD;
+                    // Read only by `_writeContacts`: the solve takes no normal of a held candidate.
+                    this._normals[3 * k] = nx;
+                    this._normals[3 * k + 1] = ny;
+                    this._normals[3 * k + 2] = nz;
                     continue;
                 }
                 collider._inverseMassAt(point, direction, bodyInverseMass);
@@ -280,6 +285,46 @@ export class ParticleContacts {
      */
     public solveHeld(body: SoftBody, colliders: readonly Collider[], shapes: readonly ColliderShape[], context: SubstepContext): void {
         this._held.solve(this, body, colliders, shapes, context);
+    }
+
+    /**
+     * Writes the candidates that touched in the last substep into slots `start` … `end − 1` of the output (as many as
+     * fit) and returns the next free slot: the point of the collider's surface closest to the particle now, the
+     * normal the solve last pushed the particle along, and {@link ContactKind.Collider}. Read between steps only: it
+     * uses the solve's query scratch. @internal
+     */
+    public _writeContacts(
+        body: SoftBody,
+        colliders: readonly Collider[],
+        shapes: readonly ColliderShape[],
+        points: Float32Array | Float64Array,
+        normals: Float32Array | Float64Array,
+        kinds: Uint8Array,
+        start: number,
+        end: number,
+    ): number {
+        const x = body.positions;
+        const n = this._shapeResult;
+        const stored = this._normals;
+        let out = start;
+        this._query[3] = body.thickness * 4;
+        for (let k = 0; k < this.count && out < end; k++) {
+            if (this._active[k] === 0) {
+                continue;
+            }
+            const i = 3 * this.particles[k];
+            const o = 3 * out;
+            this._query3(x, i, colliders[this.slots[k]], shapes[this.slots[k]]);
+            // A mesh farther than the query reaches: the solve left the particle a thickness off the surface.
+            const far = !(n[3] < Infinity);
+            for (let a = 0; a < 3; a++) {
+                points[o + a] = far ? x[i + a] - body.thickness * stored[3 * k + a] : x[i + a] - n[3] * n[a];
+                normals[o + a] = stored[3 * k + a];
+            }
+            kinds[out] = ContactKind.Collider;
+            out++;
+        }
+        return out;
     }
 
     /**

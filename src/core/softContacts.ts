@@ -1,4 +1,5 @@
 import { closestPointOnTriangle } from "./closestPointOnTriangle.js";
+import { ContactKind } from "./contactKind.js";
 import { particleHeld } from "./heldContacts.js";
 import { ParticleHash } from "./particleHash.js";
 import type { SoftBody } from "./softBody.js";
@@ -57,7 +58,7 @@ export class SoftContacts {
     public readonly enabled: boolean;
     /** Candidates in the current substep. */
     public count = 0;
-    /** Candidates that touched in the last pass of the last substep. */
+    /** Candidates that touched in a pass of the current (after a step: the last) substep. */
     public touching = 0;
     /** Set when a substep found more candidates than {@link capacity}; the rest were dropped. */
     public overflowed = false;
@@ -67,6 +68,10 @@ export class SoftContacts {
     private _triangle: Int32Array;
     /** Side of each candidate's triangle its particle belongs on: +1 along `(b − a) × (c − a)`, −1 against. */
     private _side: Int8Array;
+    /** Per candidate: 1 once it touched in a pass of the current substep. */
+    private _touchedInSubstep: Uint8Array;
+    /** Per candidate: the contact normal of the last pass it touched in (read by `_writeContacts` only). */
+    private _contactNormals: Float64Array;
     private _hash = new ParticleHash(0);
     private _entryBody = new Int32Array(0);
     private _entryParticle = new Int32Array(0);
@@ -123,6 +128,8 @@ export class SoftContacts {
         this._triangleBody = new Int32Array(0);
         this._triangle = new Int32Array(0);
         this._side = new Int8Array(0);
+        this._touchedInSubstep = new Uint8Array(0);
+        this._contactNormals = new Float64Array(0);
     }
 
     /** Sizes everything for the world's bodies; called whenever one is added or removed (outside the step). */
@@ -160,7 +167,11 @@ export class SoftContacts {
             this._triangleBody = new Int32Array(this.capacity);
             this._triangle = new Int32Array(this.capacity);
             this._side = new Int8Array(this.capacity);
+            this._touchedInSubstep = new Uint8Array(this.capacity);
+            this._contactNormals = new Float64Array(3 * this.capacity);
         }
+        // The candidates name body slots, which change now: the last step's contacts are gone.
+        this.touching = 0;
         this._bounds = new Float64Array(6 * n);
         this._pairs = new Uint8Array(n * n);
         this._touched = new Uint8Array(n * n);
@@ -312,10 +323,10 @@ export class SoftContacts {
     }
 
     /**
-     * One pass over the candidates (after a pass over every body's constraints). `last` counts the touching ones for
-     * {@link touching}.
+     * One pass over the candidates (after a pass over every body's constraints); a candidate touching for the first
+     * time in the substep counts in {@link touching}.
      */
-    public project(bodies: readonly SoftBody[], context: SubstepContext, last: boolean): void {
+    public project(bodies: readonly SoftBody[], context: SubstepContext): void {
         const closest = this._closest;
         const query = this._query;
         const normal = this._normal;
@@ -368,7 +379,14 @@ export class SoftContacts {
             if (denominator === 0) {
                 continue;
             }
-            touching++;
+            if (this._touchedInSubstep[k] === 0) {
+                this._touchedInSubstep[k] = 1;
+                touching++;
+            }
+            // Kept for `_writeContacts` (friction reuses `normal`).
+            this._contactNormals[3 * k] = normal[0];
+            this._contactNormals[3 * k + 1] = normal[1];
+            this._contactNormals[3 * k + 2] = normal[2];
             this._touched[this._particleBody[k] * bodies.length + this._triangleBody[k]] = 1;
             const lambda = depth / denominator;
             c[LAMBDA] = lambda;
@@ -381,9 +399,70 @@ export class SoftContacts {
             }
             this._friction(a, b, p, ia, ib, ic, ma, mb);
         }
-        if (last) {
-            this.touching = touching;
+        this.touching += touching;
+    }
+
+    /**
+     * The number of contacts that touched in the last substep of the last step, of body slot `slot` (as particle or as
+     * triangle) or of every body (−1). @internal
+     */
+    public _countContacts(slot: number): number {
+        if (slot < 0) {
+            return this.touching;
         }
+        let count = 0;
+        for (let k = 0; k < this.count; k++) {
+            if (this._touchedInSubstep[k] === 1 && (this._particleBody[k] === slot || this._triangleBody[k] === slot)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /**
+     * Writes the contacts that touched in the last substep of the last step, of body slot `slot` (as particle or as
+     * triangle) or of every body (−1), into slots `start` … `end − 1` of the output (as many as fit), and returns the
+     * next free slot: the point of the triangle closest to the particle now, the normal the solve pushed the particle
+     * along (away from the triangle), and {@link ContactKind.Soft} or {@link ContactKind.Self}. @internal
+     */
+    public _writeContacts(
+        bodies: readonly SoftBody[],
+        slot: number,
+        points: Float32Array | Float64Array,
+        normals: Float32Array | Float64Array,
+        kinds: Uint8Array,
+        start: number,
+        end: number,
+    ): number {
+        const query = this._query;
+        const closest = this._closest;
+        let out = start;
+        for (let k = 0; k < this.count && out < end; k++) {
+            if (this._touchedInSubstep[k] === 0) {
+                continue;
+            }
+            const particleBody = this._particleBody[k];
+            const triangleBody = this._triangleBody[k];
+            if (slot >= 0 && particleBody !== slot && triangleBody !== slot) {
+                continue;
+            }
+            const xp = bodies[particleBody].positions;
+            const ip = 3 * this._particle[k];
+            query[0] = xp[ip];
+            query[1] = xp[ip + 1];
+            query[2] = xp[ip + 2];
+            const tri = bodies[triangleBody].triangles;
+            const t = this._triangle[k];
+            closestPointOnTriangle(bodies[triangleBody].positions, 3 * tri[t], 3 * tri[t + 1], 3 * tri[t + 2], query, closest);
+            const o = 3 * out;
+            for (let a = 0; a < 3; a++) {
+                points[o + a] = closest[a];
+                normals[o + a] = this._contactNormals[3 * k + a];
+            }
+            kinds[out] = particleBody === triangleBody ? ContactKind.Self : ContactKind.Soft;
+            out++;
+        }
+        return out;
     }
 
     /**
@@ -608,6 +687,7 @@ export class SoftContacts {
         this._triangleBody[k] = triangleBody;
         this._triangle[k] = triangle;
         this._side[k] = side;
+        this._touchedInSubstep[k] = 0;
     }
 
     /**

@@ -1,4 +1,4 @@
-import { booleanValue, finiteNonNegative, finiteVector3, positiveInteger } from "./argumentChecks.js";
+import { booleanValue, describeValue, finiteNonNegative, finiteVector3, nonNegativeInteger, positiveInteger } from "./argumentChecks.js";
 import { computeAerodynamicForces } from "./aerodynamics.js";
 import { measureBody } from "./bodyMeasures.js";
 import { ColliderMotion, type Collider } from "./collider.js";
@@ -22,6 +22,18 @@ export const MAX_COORDINATE = 1e12;
 
 /** Approach speed (m/s) under which restitution does not bounce: resting contacts stay at rest. */
 const RESTITUTION_THRESHOLD = 0.2;
+
+/** Throws unless `buffer` is a typed array of the kind `writeContacts` takes for `name` with room for `length` numbers. */
+function contactBuffer(buffer: unknown, length: number, name: "points" | "normals" | "kinds"): void {
+    const ok = name === "kinds" ? buffer instanceof Uint8Array : buffer instanceof Float32Array || buffer instanceof Float64Array;
+    if (!ok) {
+        const wanted = name === "kinds" ? "a Uint8Array" : "a Float32Array or Float64Array";
+        throw new TypeError(`writeContacts: ${name} must be ${wanted}, got ${describeValue(buffer)}`);
+    }
+    if ((buffer as Uint8Array).length < length) {
+        throw new RangeError(`writeContacts: ${name} holds ${(buffer as Uint8Array).length} numbers, the capacity needs ${length}`);
+    }
+}
 
 /** The step clock (ms): `performance.now` where it exists, else `Date.now`. */
 const now: () => number =
@@ -104,6 +116,8 @@ export class XpbdWorld {
         }
         body.id = this._nextBodyId++;
         body._rebuildPins();
+        // Contacts of a step elsewhere name colliders of that world: none here until this world steps it.
+        body.stats.contacts = 0;
         this.bodies.push(body);
         this.softContacts.attach(this.bodies);
     }
@@ -134,6 +148,83 @@ export class XpbdWorld {
             this.colliders.splice(index, 1);
             this._broadPhase.slotsDirty = true;
         }
+    }
+
+    /**
+     * The number of contacts {@link writeContacts} writes when given room: those of `body` (its collider contacts,
+     * and the soft contacts it takes part in as particle or as triangle), or of every body. It equals
+     * `stats.contacts + stats.softContacts` of the world (or `body.stats.contacts` plus the body's soft contacts).
+     * @param body - a body of this world, or null for all
+     * @throws Error when `body` is not in this world
+     */
+    public contactCount(body: SoftBody | null = null): number {
+        const slot = this._bodySlot(body);
+        let count = this.softContacts._countContacts(slot);
+        for (let b = 0; b < this.bodies.length; b++) {
+            if (slot < 0 || b === slot) {
+                count += this.bodies[b].stats.contacts;
+            }
+        }
+        return count;
+    }
+
+    /**
+     * Writes the contacts that touched in the last substep of the last step, for drawing or inspecting them between
+     * steps; allocates nothing and changes nothing. Contact `i` gets its point (world, m) in `points[3i … 3i+2]`, its
+     * unit normal in `normals[3i … 3i+2]` and its {@link ContactKind} in `kinds[i]`:
+     *
+     * - {@link ContactKind.Collider}: the point of the collider's surface closest to the particle, the normal the
+     *   solve pushed the particle along (out of the surface).
+     * - {@link ContactKind.Soft} and {@link ContactKind.Self}: the point of the triangle closest to the particle, the
+     *   normal from the triangle to the particle's side.
+     *
+     * Points are measured at the current positions, so they sit on the surface as the step left it. Collider contacts
+     * come first, body by body, then the soft contacts. A sleeping body has none of its own (as in its stats), and a
+     * body joining or leaving the world clears the soft contacts until the next step.
+     * @param points - room for `3 × capacity` numbers
+     * @param normals - room for `3 × capacity` numbers
+     * @param kinds - room for `capacity` kinds
+     * @param capacity - the most contacts to write
+     * @param body - only the contacts of this body of the world (see {@link contactCount}), or null for all
+     * @returns how many were written: at most `capacity`; compare with {@link contactCount} to see if some did not fit
+     * @throws TypeError or RangeError for a buffer of the wrong type or too short, or a bad capacity; Error when
+     * `body` is not in this world
+     */
+    public writeContacts(
+        points: Float32Array | Float64Array,
+        normals: Float32Array | Float64Array,
+        kinds: Uint8Array,
+        capacity: number,
+        body: SoftBody | null = null,
+    ): number {
+        nonNegativeInteger(capacity, "writeContacts: capacity");
+        contactBuffer(points, 3 * capacity, "points");
+        contactBuffer(normals, 3 * capacity, "normals");
+        contactBuffer(kinds, capacity, "kinds");
+        const slot = this._bodySlot(body);
+        const colliders = this._broadPhase.slotColliders;
+        const shapes = this._broadPhase.slotShapes;
+        let written = 0;
+        for (let b = 0; b < this.bodies.length; b++) {
+            const other = this.bodies[b];
+            // `stats.contacts` is 0 for a body that slept through the step (its candidates are older).
+            if ((slot < 0 || b === slot) && other.stats.contacts > 0) {
+                written = other.contacts._writeContacts(other, colliders, shapes, points, normals, kinds, written, capacity);
+            }
+        }
+        return this.softContacts._writeContacts(this.bodies, slot, points, normals, kinds, written, capacity);
+    }
+
+    /** The slot of `body` in {@link bodies}, or −1 for null; throws when it is not in this world. */
+    private _bodySlot(body: SoftBody | null): number {
+        if (body === null) {
+            return -1;
+        }
+        const slot = this.bodies.indexOf(body);
+        if (slot < 0) {
+            throw new Error(`soft body (id ${describeValue(body?.id)}) is not in this world`);
+        }
+        return slot;
     }
 
     /** Advances the world by `dt` seconds in {@link substeps} substeps. */
@@ -208,7 +299,7 @@ export class XpbdWorld {
                     }
                 }
                 if (softContacts.count > 0) {
-                    softContacts.project(bodies, context, pass === passes - 1);
+                    softContacts.project(bodies, context);
                 }
             }
             for (let b = 0; b < bodies.length; b++) {

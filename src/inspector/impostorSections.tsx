@@ -1,7 +1,8 @@
-/** The three panels of a selected impostor, as used by the side pane (the Properties pane lists them as sections). */
+/** The panels of a selected impostor, as used by the side pane (the Properties pane lists them as sections). */
 import { AccordionSection } from "@babylonjs/inspector";
 import type { ReactElement } from "react";
 import type { SoftImpostor } from "../babylon/softImpostor.js";
+import { ContactsPanel } from "./contactsPanel.js";
 import { DiagnosisPanel } from "./diagnosisPanel.js";
 import { HeatmapPanel } from "./heatmapPanel.js";
 import type { XpbdInspectorSession } from "./inspectorSession.js";
@@ -13,6 +14,7 @@ export const SECTION_TITLES = {
     parameters: "Soft body parameters",
     pins: "Pin weights",
     heatmap: "Residual heatmap",
+    contacts: "Contacts",
     diagnosis: "Diagnosis",
 } as const;
 
@@ -28,6 +30,9 @@ export function impostorSections(impostor: SoftImpostor, session: XpbdInspectorS
         </AccordionSection>,
         <AccordionSection key={`heatmap-${key}`} title={SECTION_TITLES.heatmap}>
             <HeatmapPanel impostor={impostor} session={session} />
+        </AccordionSection>,
+        <AccordionSection key={`contacts-${key}`} title={SECTION_TITLES.contacts}>
+            <ContactsPanel impostor={impostor} session={session} />
         </AccordionSection>,
         <AccordionSection key={`diagnosis-${key}`} title={SECTION_TITLES.diagnosis}>
             <DiagnosisPanel impostor={impostor} />

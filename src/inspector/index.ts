@@ -9,8 +9,8 @@
  * ```
  *
  * Adds: a "Soft bodies" side pane (impostor list, solver quality, parameters, pin-weight painting, residual
- * heatmap), the same panels as Properties sections of a simulated mesh, a Statistics section, and a Scene Explorer
- * section. The Inspector cannot be extended once open, hence {@link showXpbdInspector}, which merges
+ * heatmap, contacts view), the same panels as Properties sections of a simulated mesh, a Statistics section, and a
+ * Scene Explorer section. The Inspector cannot be extended once open, hence {@link showXpbdInspector}, which merges
  * {@link XPBD_INSPECTOR_SERVICE_DEFINITIONS} into the options of `ShowInspector`.
  */
 import { ShowInspector, type InspectorOptions, type WeaklyTypedServiceDefinition } from "@babylonjs/inspector";
@@ -34,6 +34,7 @@ export { XpbdStatsServiceDefinition, STATS_SECTION } from "./statsSection.js";
 export { XpbdSceneExplorerServiceDefinition } from "./sceneExplorerSection.js";
 export { XpbdInspectorSession, impostorOfEntity } from "./inspectorSession.js";
 export { ImpostorOverlay, type OverlayMode, type OverlayState } from "./impostorOverlay.js";
+export { CONTACT_COLORS, ContactsOverlay, type ContactCounts } from "./contactsOverlay.js";
 export { RESIDUAL_KINDS, residualValues, type ResidualKind, type ResidualKindInfo } from "./residualKinds.js";
 export { heatColor } from "./heatColor.js";
 export { PinPainter, type PaintSettings, type PaintTool } from "./pinPainter.js";

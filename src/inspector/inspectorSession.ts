@@ -1,8 +1,9 @@
 /**
  * The state the soft-body panes share while the Inspector is open, independent of React: which impostor is
- * selected (through the Inspector's selection), each impostor's overlay, and the pin painter. Overlays are
- * recoloured every frame before rendering (after the step and the render-mesh write-back). Disposing the session
- * (when the Inspector closes) turns every overlay off and stops painting, restoring materials and camera controls.
+ * selected (through the Inspector's selection), each impostor's overlay and contacts view, and the pin painter.
+ * Overlays and contacts views are redrawn every frame before rendering (after the step and the render-mesh
+ * write-back). Disposing the session (when the Inspector closes) turns every overlay and contacts view off and stops
+ * painting, restoring materials and camera controls.
  */
 import { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import { Observable, type IObserver, type IReadonlyObservable, type Observer } from "@babylonjs/core/Misc/observable";
@@ -11,6 +12,7 @@ import type { Nullable } from "@babylonjs/core/types";
 import { SoftImpostor } from "../babylon/softImpostor.js";
 import { XpbdPlugin } from "../babylon/xpbdPlugin.js";
 import { XpbdRecorder } from "../babylon/xpbdRecorder.js";
+import { ContactsOverlay } from "./contactsOverlay.js";
 import { ImpostorOverlay, type OverlayMode } from "./impostorOverlay.js";
 import { PinPainter, type PaintSettings } from "./pinPainter.js";
 
@@ -44,6 +46,7 @@ export class XpbdInspectorSession {
     public recorder: Nullable<XpbdRecorder> = null;
 
     private readonly _overlays = new Map<SoftImpostor, ImpostorOverlay>();
+    private readonly _contacts = new Map<SoftImpostor, ContactsOverlay>();
     private _painter: Nullable<PinPainter> = null;
     private _plugin: Nullable<XpbdPlugin> = null;
     /** The plugin world's `residuals` before this session turned it on, restored when the session lets go. */
@@ -114,6 +117,22 @@ export class XpbdInspectorSession {
         this.notifyChanged();
     }
 
+    /** The impostor's contacts view (created on first use; off until shown). */
+    public contacts(impostor: SoftImpostor): ContactsOverlay {
+        let view = this._contacts.get(impostor);
+        if (!view) {
+            view = new ContactsOverlay(impostor);
+            this._contacts.set(impostor, view);
+        }
+        return view;
+    }
+
+    /** Shows or hides an impostor's contacts view. */
+    public showContacts(impostor: SoftImpostor, on: boolean): void {
+        this.contacts(impostor).setEnabled(on && !impostor.isDisposed);
+        this.notifyChanged();
+    }
+
     /** The impostor being painted, or null. */
     public get paintedImpostor(): Nullable<SoftImpostor> {
         return this._painter?.impostor ?? null;
@@ -144,7 +163,7 @@ export class XpbdInspectorSession {
         this.notifyChanged();
     }
 
-    /** Turns every overlay off, stops painting and removes the session's observers. Idempotent. */
+    /** Turns every overlay and contacts view off, stops painting and removes the session's observers. Idempotent. */
     public dispose(): void {
         if (this._disposed) {
             return;
@@ -157,6 +176,10 @@ export class XpbdInspectorSession {
             overlay.dispose();
         }
         this._overlays.clear();
+        for (const view of this._contacts.values()) {
+            view.dispose();
+        }
+        this._contacts.clear();
         this.scene.onBeforeRenderObservable.remove(this._renderObserver);
         this._selectionObserver.remove();
         this._detachPlugin();
@@ -194,6 +217,8 @@ export class XpbdInspectorSession {
                 plugin.onImpostorRemovedObservable.add((impostor) => {
                     this._overlays.get(impostor)?.dispose();
                     this._overlays.delete(impostor);
+                    this._contacts.get(impostor)?.dispose();
+                    this._contacts.delete(impostor);
                     if (this._painter?.impostor === impostor) this._stopPainting();
                     changed();
                 }),
@@ -223,6 +248,9 @@ export class XpbdInspectorSession {
             if (overlay.mode !== "none") {
                 overlay.update();
             }
+        }
+        for (const view of this._contacts.values()) {
+            view.update();
         }
     }
 }

@@ -1,10 +1,11 @@
 /**
  * Sections of the Inspector's Properties pane for a simulated mesh (or an impostor picked in the Scene
- * Explorer's "Soft bodies" section): parameters, pin weights and the residual heatmap.
+ * Explorer's "Soft bodies" section): parameters, pin weights, the residual heatmap, the contacts view and the diagnosis.
  */
 import { PropertiesServiceIdentity, type IPropertiesService, type IService, type ServiceDefinition } from "@babylonjs/inspector";
 import type { ReactElement } from "react";
 import type { SoftImpostor } from "../babylon/softImpostor.js";
+import { ContactsPanel } from "./contactsPanel.js";
 import { DiagnosisPanel } from "./diagnosisPanel.js";
 import { HeatmapPanel } from "./heatmapPanel.js";
 import { impostorOfEntity } from "./inspectorSession.js";
@@ -38,7 +39,8 @@ const definition: ServiceDefinition<[], [IPropertiesService, Sessions]> = {
             properties.addSection({ identity: SECTION_TITLES.parameters, order: 5 }),
             properties.addSection({ identity: SECTION_TITLES.pins, order: 6, collapseByDefault: true }),
             properties.addSection({ identity: SECTION_TITLES.heatmap, order: 7, collapseByDefault: true }),
-            properties.addSection({ identity: SECTION_TITLES.diagnosis, order: 8 }),
+            properties.addSection({ identity: SECTION_TITLES.contacts, order: 8, collapseByDefault: true }),
+            properties.addSection({ identity: SECTION_TITLES.diagnosis, order: 9 }),
             properties.addSectionContent<Simulated>({
                 key: "XpbdImpostorProperties",
                 predicate: isSimulated,
@@ -57,6 +59,12 @@ const definition: ServiceDefinition<[], [IPropertiesService, Sessions]> = {
                         section: SECTION_TITLES.heatmap,
                         component: panel((impostor, session) => (
                             <HeatmapPanel key={impostor.mesh.uniqueId} impostor={impostor} session={session} />
+                        )),
+                    },
+                    {
+                        section: SECTION_TITLES.contacts,
+                        component: panel((impostor, session) => (
+                            <ContactsPanel key={impostor.mesh.uniqueId} impostor={impostor} session={session} />
                         )),
                     },
                     {

@@ -1,5 +1,6 @@
 // Measures what a steady-state step with soft contacts allocates, in plain Node with --expose-gc, on the compiled
-// dist/, and prints the figures as JSON (test/core/softContactAllocation.test.ts reads them). The scene: a cloth with
+// dist/, and what reading the contacts after a step allocates, and prints the figures as JSON
+// (test/core/softContactAllocation.test.ts reads them). The scene: a cloth with
 // self-collision folded over a sphere, and a jelly lying in a hammock pinned by its corners, all kept awake.
 import { createClothGrid, tetEdges, tetrahedralize } from "../../dist/meshing/index.js";
 import { Collider, SoftBody, XpbdWorld } from "../../dist/core/index.js";
@@ -56,12 +57,26 @@ for (let s = 0; s < 180; s++) {
 const warmup = warmUp(step, { maxCalls: 40_000 });
 const steady = allocationPerCall(step, 2000, 3);
 const gcEvents = collectionsDuring(step, 5000);
+// Reading the contacts between steps (what the Inspector's contacts view does every frame), into Float32 buffers.
+const capacity = 4096;
+const points = new Float32Array(3 * capacity);
+const normals = new Float32Array(3 * capacity);
+const kinds = new Uint8Array(capacity);
+let read = 0;
+const readContacts = () => {
+    read = world.writeContacts(points, normals, kinds, capacity) + world.writeContacts(points, normals, kinds, capacity, jelly);
+};
+warmUp(readContacts, { allowance: 0, maxCalls: 40_000 });
+const reading = allocationPerCall(readContacts, 2000, 3);
 console.log(
     JSON.stringify({
         warmup,
         bytesPerStep: steady.bytesPerCall,
         gcEvents,
         softContacts: world.stats.softContacts,
+        bytesPerRead: reading.bytesPerCall,
+        contactsRead: read,
+        contactCount: world.contactCount() + world.contactCount(jelly),
         finite: world.bodies.every((body) => body.positions.every(Number.isFinite)),
     }),
 );
