@@ -3,6 +3,7 @@
  * once their defaults are filled in. Each check throws naming the offending element or option.
  */
 import { booleanValue, finiteNonNegative, mask32, positiveInteger, ratioAboveOne } from "./argumentChecks.js";
+import { ATMOSPHERIC_PRESSURE } from "./gasPressure.js";
 import type { SoftBodyOptions } from "./softBodyOptions.js";
 
 /** The positions as a new array; throws when empty, not triples, or not finite. */
@@ -54,7 +55,8 @@ export function readIndices(source: ArrayLike<number> | undefined, arity: number
 
 /** Checks the options with their defaults filled in; throws a RangeError naming the option. */
 export function validateSoftBodyOptions(
-    o: Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles" | "shapeMatchingCompliance">> & SoftBodyOptions,
+    o: Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles" | "shapeMatchingCompliance" | "pressure">> &
+        SoftBodyOptions,
 ): void {
     const nonNegative: (keyof SoftBodyOptions)[] = [
         "stretchCompliance",
@@ -100,6 +102,16 @@ export function validateSoftBodyOptions(
         finiteNonNegative(o.shapeMatchingCompliance, "shapeMatchingCompliance");
         if (o.tearRatio !== undefined && o.tearRatio !== Infinity) {
             throw new RangeError("shapeMatchingCompliance and tearRatio cannot be combined: a torn cloth has no one rest shape");
+        }
+    }
+    if (o.pressure !== undefined) {
+        if (!(Number.isFinite(o.pressure) && o.pressure > -ATMOSPHERIC_PRESSURE)) {
+            throw new RangeError(
+                `pressure must be a finite gauge pressure in pascals greater than -${ATMOSPHERIC_PRESSURE}, got ${o.pressure}`,
+            );
+        }
+        if (o.tearRatio !== undefined && o.tearRatio !== Infinity) {
+            throw new RangeError("pressure and tearRatio cannot be combined: a torn cloth holds no gas");
         }
     }
 }

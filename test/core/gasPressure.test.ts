@@ -1,0 +1,130 @@
+/** The gas inside a closed cloth (`gasPressure.ts`): an isothermal ideal gas, p V = (p_atm + pressure) V₀. */
+import { CreateIcoSphereVertexData } from "@babylonjs/core/Meshes/Builders/icoSphereBuilder";
+import { Collider } from "../../src/core/collider";
+import { enclosedVolume } from "../../src/core/enclosedVolume";
+import { ATMOSPHERIC_PRESSURE } from "../../src/core/gasPressure";
+import { SoftBody } from "../../src/core/softBody";
+import type { SoftBodyOptions } from "../../src/core/softBodyOptions";
+import { complianceFromStiffness } from "../../src/core/stiffness";
+import { parseReplay, serializeReplay } from "../../src/core/replayFormat";
+import { XpbdReplayer } from "../../src/core/replayer";
+import { XpbdWorldRecorder } from "../../src/core/worldRecorder";
+import { XpbdWorld } from "../../src/core/xpbdWorld";
+import { buildClothTopology } from "../../src/meshing/clothTopology";
+
+const RADIUS = 0.3;
+
+/** A closed icosphere cloth of 1 kg, `RADIUS` m, its centre `lift` m above the origin. */
+function balloon(options: SoftBodyOptions, lift = 0): SoftBody {
+    const mesh = CreateIcoSphereVertexData({ radius: RADIUS, subdivisions: 3, flat: false });
+    const t = buildClothTopology(mesh.positions!, mesh.indices!);
+    const positions = Float64Array.from(t.positions);
+    for (let i = 1; i < positions.length; i += 3) {
+        positions[i] += lift;
+    }
+    return new SoftBody(
+        { positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass: 1 },
+        { bendCompliance: 10, allowSleep: false, ...options },
+    );
+}
+
+function volumeOf(body: SoftBody): number {
+    return Math.abs(enclosedVolume(body.triangles, body.positions));
+}
+
+function settle(body: SoftBody, options: { gravity?: [number, number, number]; ground?: boolean }, steps: number): XpbdWorld {
+    const world = new XpbdWorld({ gravity: options.gravity ?? [0, -9.81, 0] });
+    world.addBody(body);
+    if (options.ground === true) {
+        world.addCollider(new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }]));
+    }
+    for (let s = 0; s < steps; s++) {
+        world.step(1 / 60);
+    }
+    return world;
+}
+
+describe("gas pressure", () => {
+    test("a balloon in zero gravity inflates until p V = (p_atm + pressure) V₀, more with more pressure", () => {
+        const results: { ratio: number; pv: number; gauge: number; law: number }[] = [];
+        for (const pressure of [20000, 50000]) {
+            // A membrane soft enough to stretch a lot at these pressures (0.02 m/N per edge).
+            const body = balloon({ pressure, stretchCompliance: 0.02, shearCompliance: 0.02 });
+            settle(body, { gravity: [0, 0, 0] }, 180);
+            const gas = body.gas!;
+            const v0 = gas.restVolume;
+            const v = volumeOf(body);
+            // The solver's absolute pressure is what it applied (its multiplier over h²) over the outside air's.
+            const p = ATMOSPHERIC_PRESSURE + gas.appliedPressure;
+            const pv = (p * v) / ((ATMOSPHERIC_PRESSURE + pressure) * v0);
+            const law = gas.absolutePressureAt(v) - ATMOSPHERIC_PRESSURE;
+            console.log(
+                `pressure ${pressure} Pa: V/V0 ${(v / v0).toFixed(4)}, applied gauge ${gas.appliedPressure.toFixed(1)} Pa ` +
+                    `(gas law at V: ${law.toFixed(1)} Pa), pV / ((p_atm + pressure) V0) ${pv.toFixed(5)}`,
+            );
+            results.push({ ratio: v / v0, pv, gauge: gas.appliedPressure, law });
+        }
+        for (const r of results) {
+            expect(Math.abs(r.pv - 1)).toBeLessThan(0.03);
+            // Stricter than p·V (whose p_atm V dominates): the gauge pressure applied is the law's.
+            expect(Math.abs(r.gauge / r.law - 1)).toBeLessThan(0.03);
+            expect(r.ratio).toBeGreaterThan(1.05);
+        }
+        expect(results[1].ratio).toBeGreaterThan(results[0].ratio + 0.05);
+    });
+
+    test("on the ground, a balloon without gas collapses; pressure 0 (sealed air) and 5 kPa keep their volume", () => {
+        const soft = complianceFromStiffness(0, "distance");
+        const fraction = (pressure: number | undefined): number => {
+            // Stretch and shear at stiffness 0: without gas nothing holds the shell up.
+            const body = balloon(
+                { stretchCompliance: soft, shearCompliance: soft, ...(pressure !== undefined ? { pressure } : {}) },
+                RADIUS + 0.02,
+            );
+            const v0 = volumeOf(body);
+            settle(body, { ground: true }, 180);
+            return volumeOf(body) / v0;
+        };
+        const none = fraction(undefined);
+        const sealed = fraction(0);
+        const inflated = fraction(5000);
+        console.log(
+            `V/V0 after 3 s on the ground: no gas ${none.toFixed(3)}, pressure 0 ${sealed.toFixed(3)}, 5 kPa ${inflated.toFixed(3)}`,
+        );
+        expect(none).toBeLessThan(0.5);
+        expect(sealed).toBeGreaterThan(0.9);
+        expect(inflated).toBeGreaterThanOrEqual(0.9);
+    });
+
+    test("an open surface is refused, naming its open edges; so are bad pressures and tearing", () => {
+        const mesh = CreateIcoSphereVertexData({ radius: RADIUS, subdivisions: 1, flat: false });
+        const t = buildClothTopology(mesh.positions!, mesh.indices!);
+        const open = t.triangles.slice(3); // one triangle off: its three edges are open
+        expect(() => new SoftBody({ positions: t.positions, triangles: open, stretch: t.stretch, mass: 1 }, { pressure: 1000 })).toThrow(
+            "pressure needs a closed surface: this body's triangles have 3 open edges",
+        );
+        expect(() => balloon({ pressure: -ATMOSPHERIC_PRESSURE })).toThrow(RangeError);
+        expect(() => balloon({ pressure: NaN })).toThrow(RangeError);
+        expect(() => balloon({ pressure: 1000, tearRatio: 2 })).toThrow("pressure and tearRatio cannot be combined");
+        expect(balloon({}).gas).toBeNull();
+    });
+
+    test("a replay of a balloon whose pressure changes halfway plays back bit for bit", () => {
+        const body = balloon({ pressure: 2000, stretchCompliance: 1e-3 }, RADIUS + 0.02);
+        const world = new XpbdWorld();
+        world.addBody(body);
+        world.addCollider(new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }]));
+        const recorder = new XpbdWorldRecorder(world);
+        recorder.start();
+        for (let s = 0; s < 60; s++) {
+            if (s === 30) {
+                body.gas!.pressure = 8000;
+            }
+            recorder.beforeStep(1 / 60);
+            world.step(1 / 60);
+            recorder.afterStep();
+        }
+        const report = new XpbdReplayer(parseReplay(serializeReplay(recorder.stop()))).run();
+        expect(report).toMatchObject({ steps: 60, divergedAtStep: null, finalPositionsMatch: true, maxFinalDifference: 0 });
+    });
+});
