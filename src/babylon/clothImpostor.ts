@@ -6,7 +6,9 @@ import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { Logger } from "@babylonjs/core/Misc/logger";
 import { Observable } from "@babylonjs/core/Misc/observable";
 import {
+    ATMOSPHERIC_PRESSURE,
     getDefaults,
+    openEdgeCount,
     positiveInteger,
     ratioAboveOne,
     resolveDefaultsVersion,
@@ -44,6 +46,18 @@ export interface ClothImpostorOptions extends SoftImpostorOptions {
      * `"tearParticles"`). Default: the cloth's particle count. Only with {@link tearRatio}.
      */
     maxTearParticles?: number;
+    /**
+     * Gas inside a closed cloth, for balloons, air cushions and inflatables: the gauge pressure in pascals (Pa, over
+     * the surrounding air at 101325 Pa, `ATMOSPHERIC_PRESSURE`) the gas has while the cloth encloses its rest volume
+     * V₀, i.e. the mesh as given. That fixes the amount of gas, an ideal gas at constant temperature: squeezed or
+     * stretched to volume V its absolute pressure is `(101325 + pressure) V₀ / V`, and the cloth feels that minus
+     * 101325 Pa outwards on every triangle. 0 is a bag of air sealed at ambient pressure (hard to squash, not inflated);
+     * a few kPa is an air cushion; tens of kPa a balloon (with a soft `stretchStiffness` it swells until its membrane
+     * holds the pressure). Greater than −101325. The mesh must be closed once its seams are welded (no open edges),
+     * else the constructor throws. Default undefined: no gas. Whether the cloth holds gas is fixed when it is built;
+     * the pressure can change later ({@link ClothImpostor.pressure}). Not with {@link tearRatio}.
+     */
+    pressure?: number;
 }
 
 /**
@@ -121,6 +135,17 @@ export class ClothImpostor extends SoftImpostor {
         }
         const data = readMeshData(mesh, "ClothImpostor");
         const topology = buildClothTopology(data.worldPositions, data.indices);
+        if (o.pressure !== undefined) {
+            gaugePressure(o.pressure, "ClothImpostor: pressure");
+            const open = openEdgeCount(topology.triangles);
+            if (open > 0) {
+                throw new Error(
+                    `ClothImpostor: pressure needs a closed mesh, and this one has ${open} open edges once its seams are welded ` +
+                        `(edges of a single triangle); close it, or leave pressure undefined`,
+                );
+            }
+            bodyOptions.pressure = o.pressure;
+        }
         const body = new SoftBody(
             {
                 positions: topology.positions,
@@ -214,6 +239,23 @@ export class ClothImpostor extends SoftImpostor {
         this.onTearObservable.clear();
     }
 
+    /**
+     * Gauge pressure (Pa) of the gas at the rest volume (see {@link ClothImpostorOptions.pressure}); undefined for a
+     * cloth built without gas, which cannot be given it later. Setting it pumps gas in or lets it out.
+     * @throws Error when set on a cloth built without gas; RangeError for a pressure not above −101325 Pa
+     */
+    public get pressure(): number | undefined {
+        return this.body.gas?.pressure;
+    }
+    public set pressure(value: number | undefined) {
+        const gas = this.body.gas;
+        if (gas === null) {
+            throw new Error("ClothImpostor: pressure can only be changed on a cloth built with it (give the option pressure)");
+        }
+        gas.pressure = gaugePressure(value as number, "ClothImpostor: pressure");
+        this.body.wake();
+    }
+
     /** Returns "ClothImpostor". */
     public getClassName(): string {
         return "ClothImpostor";
@@ -229,6 +271,9 @@ export class ClothImpostor extends SoftImpostor {
         if (tearing) {
             kind.tearRatio = tearing.tearRatio;
             kind.maxTearParticles = this.body.particleCapacity - (this.body.particleCount - tearing.tornParticles);
+        }
+        if (this.body.gas !== null) {
+            kind.pressure = this.body.gas.pressure;
         }
         return kind;
     }
@@ -289,4 +334,12 @@ function warnAboutTopology(name: string, report: ClothTopologyReport): void {
     if (found.length > 0) {
         Logger.Warn(`ClothImpostor: mesh "${name}" has ${found.join(", ")}; see topologyReport`);
     }
+}
+
+/** Checks a gauge pressure (Pa): finite and above −{@link ATMOSPHERIC_PRESSURE} (no less than no gas at all). */
+function gaugePressure(value: number, name: string): number {
+    if (!(typeof value === "number" && Number.isFinite(value) && value > -ATMOSPHERIC_PRESSURE)) {
+        throw new RangeError(`${name} must be a finite gauge pressure in pascals above -${ATMOSPHERIC_PRESSURE}, got ${String(value)}`);
+    }
+    return value;
 }
