@@ -95,4 +95,19 @@ describe("gas pressure on the ClothImpostor", () => {
         const ball = CreateIcoSphere("ball", { radius: 0.2, subdivisions: 1 }, h.scene);
         expect(() => new ClothImpostor(ball, { pressure: NaN }, xpbd)).toThrow(RangeError);
     });
+
+    it("runs the docs example", () => {
+        const xpbd = new XpbdPlugin(h.scene);
+        const scene = h.scene;
+        // From docs/plugin.md, "Pressure: balloons and air cushions".
+        const mesh = CreateIcoSphere("cushion", { radius: 0.3, subdivisions: 3, updatable: true }, scene);
+        mesh.scaling.y = 0.5;
+        mesh.position.y = 0.16;
+        const cushion = new ClothImpostor(mesh, { mass: 4, pressure: 2000 }, xpbd);
+        cushion.pressure = 5000;
+        h.step(30);
+        // Free in the air for half a second, the gas has pushed the surface out: the law's pressure is being applied.
+        expect(cushion.body.gas!.appliedPressure).toBeGreaterThan(0);
+        expect(cushion.body.gas!.volume).toBeGreaterThan(cushion.body.gas!.restVolume);
+    });
 });
