@@ -21,6 +21,13 @@ export const ATMOSPHERIC_PRESSURE = 101325;
  * once per substep instead, at whatever volume the first projection found after the membrane's pull, left the applied
  * pressure up to 15% under the law at rest, since the tangent of the convex `P V₀ / V` lies below it.)
  *
+ * Limits of the few Gauss–Seidel projections a substep has: the gas corrects the volume in one global move, the
+ * edges one at a time, so a stiff membrane does not cap the gas (an inextensible balloon swells towards the gas's free
+ * volume), and where contacts push the surface back after each projection the multiplier, zeroed every substep,
+ * builds up only part of the pressure (a light cushion under a heavy crate sits below the law's volume by about
+ * `p S h² / 2`, S = Σ wᵢ |∇ᵢV|²). Warm starting with the last substep's pressure, applied as a force, did not close
+ * that gap (the next Newton step undid the push on the light particles), and with the law's own pressure it blew up.
+ *
  * Hot path: no allocation (the gradient buffer is the set's own); deterministic (one fixed loop order).
  */
 export class GasPressure implements ConstraintSet {
@@ -31,7 +38,7 @@ export class GasPressure implements ConstraintSet {
      * Changing it pumps gas in or lets it out.
      */
     public pressure: number;
-    /** The gas's compliance of the current substep, 1 / k = V_s² / (p V₀) (m³/Pa); set by the projection. */
+    /** The gas's compliance at the last projection, 1 / k = V_s² / (p V₀) (m³/Pa); set by the projection. */
     public compliance = 0;
     /** The multiplier of the current substep (one constraint). */
     public readonly lambdas = new Float64Array(1);
