@@ -6,7 +6,6 @@ import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { Logger } from "@babylonjs/core/Misc/logger";
 import { Observable } from "@babylonjs/core/Misc/observable";
 import {
-    ATMOSPHERIC_PRESSURE,
     getDefaults,
     openEdgeCount,
     positiveInteger,
@@ -47,13 +46,12 @@ export interface ClothImpostorOptions extends SoftImpostorOptions {
      */
     maxTearParticles?: number;
     /**
-     * Gas inside a closed cloth, for balloons, air cushions and inflatables: the gauge pressure in pascals (Pa, over
-     * the surrounding air at 101325 Pa, `ATMOSPHERIC_PRESSURE`) the gas has while the cloth encloses its rest volume
-     * V₀, i.e. the mesh as given. That fixes the amount of gas, an ideal gas at constant temperature: squeezed or
-     * stretched to volume V its absolute pressure is `(101325 + pressure) V₀ / V`, and the cloth feels that minus
-     * 101325 Pa outwards on every triangle. 0 is a bag of air sealed at ambient pressure (hard to squash, not inflated);
-     * a few kPa is an air cushion; tens of kPa a balloon (with a soft `stretchStiffness` it swells until its membrane
-     * holds the pressure). Greater than −101325. The mesh must be closed once its seams are welded (no open edges),
+     * Gas inside a closed cloth, for balloons, air cushions and inflatables: the pressure in pascals (Pa) the gas has
+     * while the cloth encloses its rest volume V₀, i.e. the mesh as given. That fixes the amount of gas, an ideal gas
+     * at constant temperature with no air outside: squeezed or stretched to volume V it pushes the cloth outwards on
+     * every triangle with `p = pressure V₀ / V` (p·V = pressure·V₀ stays constant). 0 is no gas: the cloth collapses
+     * as one without the option; a few kPa is a soft air cushion; tens of kPa a firm one or a balloon (with a soft
+     * `stretchStiffness` it swells until its membrane holds the pressure). Finite and ≥ 0. The mesh must be closed once its seams are welded (no open edges),
      * else the constructor throws. Default undefined: no gas. Whether the cloth holds gas is fixed when it is built;
      * the pressure can change later ({@link ClothImpostor.pressure}). Not with {@link tearRatio}.
      */
@@ -136,7 +134,7 @@ export class ClothImpostor extends SoftImpostor {
         const data = readMeshData(mesh, "ClothImpostor");
         const topology = buildClothTopology(data.worldPositions, data.indices);
         if (o.pressure !== undefined) {
-            gaugePressure(o.pressure, "ClothImpostor: pressure");
+            gasPressure(o.pressure, "ClothImpostor: pressure");
             const open = openEdgeCount(topology.triangles);
             if (open > 0) {
                 throw new Error(
@@ -240,9 +238,9 @@ export class ClothImpostor extends SoftImpostor {
     }
 
     /**
-     * Gauge pressure (Pa) of the gas at the rest volume (see {@link ClothImpostorOptions.pressure}); undefined for a
+     * Pressure (Pa) of the gas at the rest volume (see {@link ClothImpostorOptions.pressure}); undefined for a
      * cloth built without gas, which cannot be given it later. Setting it pumps gas in or lets it out.
-     * @throws Error when set on a cloth built without gas; RangeError for a pressure not above −101325 Pa
+     * @throws Error when set on a cloth built without gas; RangeError for a pressure that is not finite and ≥ 0
      */
     public get pressure(): number | undefined {
         return this.body.gas?.pressure;
@@ -252,7 +250,7 @@ export class ClothImpostor extends SoftImpostor {
         if (gas === null) {
             throw new Error("ClothImpostor: pressure can only be changed on a cloth built with it (give the option pressure)");
         }
-        gas.pressure = gaugePressure(value as number, "ClothImpostor: pressure");
+        gas.pressure = gasPressure(value as number, "ClothImpostor: pressure");
         this.body.wake();
     }
 
@@ -336,10 +334,10 @@ function warnAboutTopology(name: string, report: ClothTopologyReport): void {
     }
 }
 
-/** Checks a gauge pressure (Pa): finite and above −{@link ATMOSPHERIC_PRESSURE} (no less than no gas at all). */
-function gaugePressure(value: number, name: string): number {
-    if (!(typeof value === "number" && Number.isFinite(value) && value > -ATMOSPHERIC_PRESSURE)) {
-        throw new RangeError(`${name} must be a finite gauge pressure in pascals above -${ATMOSPHERIC_PRESSURE}, got ${String(value)}`);
+/** Checks a gas pressure (Pa): finite and ≥ 0 (0: no gas). */
+function gasPressure(value: number, name: string): number {
+    if (!(typeof value === "number" && Number.isFinite(value) && value >= 0)) {
+        throw new RangeError(`${name} must be a finite gas pressure in pascals, 0 or more, got ${String(value)}`);
     }
     return value;
 }

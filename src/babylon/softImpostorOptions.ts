@@ -106,7 +106,7 @@ export interface SoftImpostorOptionValues extends Required<Omit<SoftImpostorOpti
     tearRatio?: number;
     /** Particles tearing may add (cloth built with a tear ratio). */
     maxTearParticles?: number;
-    /** Gauge pressure (Pa) of the gas at the rest volume (cloth built with one). */
+    /** Pressure (Pa) of the gas at the rest volume (cloth built with one; 0: no gas). */
     pressure?: number;
 }
 

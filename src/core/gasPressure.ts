@@ -3,18 +3,17 @@ import type { SubstepContext } from "./substepContext.js";
 import { enclosedVolume } from "./enclosedVolume.js";
 import { TriangleEdges } from "./triangleEdges.js";
 
-/** Atmospheric pressure (Pa) around every body: the air outside a pressurised cloth, and the zero of its gauge pressure. */
-export const ATMOSPHERIC_PRESSURE = 101325;
-
 /**
- * The gas inside a closed cloth (the `pressure` option of a soft body): an ideal gas at constant temperature, so its
- * absolute pressure obeys `p V = (p_atm + pressure) V₀`, and the surface feels `p − p_atm` outwards on every triangle
- * (area-weighted normal, a third to each corner), which is the force `(p − p_atm) ∂V/∂xᵢ`.
+ * The gas inside a closed cloth (the `pressure` option of a soft body): an ideal gas at constant temperature with no
+ * air outside (as Jolt's soft-body pressure), so `pressure` (Pa) is the gas's pressure at the rest volume V₀, which
+ * fixes the amount of gas, and at volume V it pushes the surface outwards with `p = pressure V₀ / V` (p V constant) on
+ * every triangle (area-weighted normal, a third to each corner), the force `p ∂V/∂xᵢ`. A pressure of 0 is no gas:
+ * the body collapses as one without the option.
  *
- * Solved as one XPBD volume constraint per body rather than as an explicit force: a gas is a stiff spring (at 1 atm
+ * Solved as one XPBD volume constraint per body rather than as an explicit force: a gas is a stiff spring (at 100 kPa
  * a 1 m³ balloon has dp/dV ≈ 10⁵ Pa/m³), and an explicit force that stiff blows up at the default 5 substeps, while
  * the implicit XPBD form is unconditionally stable. Every projection linearises the gas law at the volume it finds,
- * `V_s`: the net pressure `g(V) = P V₀ / V − p_atm` becomes `g(V_s) − k (V − V_s)` with `k = P V₀ / V_s²`
+ * `V_s`: the pressure `g(V) = P V₀ / V` becomes `g(V_s) − k (V − V_s)` with `k = P V₀ / V_s²`
  * (= −dp/dV), i.e. the constraint `C = V − V_t` with `V_t = V_s + g(V_s) / k` and compliance `α = 1 / k`. With the
  * substep's multiplier λ carried along, that update is a Newton step on `λ / h² = g(V)`, so the pressure the solver
  * applies (the multiplier over h², {@link GasPressure.appliedPressure}) converges to the gas law's itself. (Linearising
@@ -22,8 +21,8 @@ export const ATMOSPHERIC_PRESSURE = 101325;
  * pressure up to 15% under the law at rest, since the tangent of the convex `P V₀ / V` lies below it.)
  *
  * Limits of the few Gauss–Seidel projections a substep has: the gas corrects the volume in one global move, the
- * edges one at a time, so a stiff membrane does not cap the gas (an inextensible balloon swells towards the gas's free
- * volume), and where contacts push the surface back after each projection the multiplier, zeroed every substep,
+ * edges one at a time, so a stiff membrane does not cap the gas (an inextensible 0.1 kg balloon at 200 kPa swells to
+ * ×2.97), and where contacts push the surface back after each projection the multiplier, zeroed every substep,
  * builds up only part of the pressure (a light cushion under a heavy crate sits below the law's volume by about
  * `p S h² / 2`, S = Σ wᵢ |∇ᵢV|²). Warm starting with the last substep's pressure, applied as a force, did not close
  * that gap (the next Newton step undid the push on the light particles), and with the law's own pressure it blew up.
@@ -34,8 +33,8 @@ export class GasPressure implements ConstraintSet {
     /** Whether the solver applies the gas. */
     public enabled = true;
     /**
-     * Gauge pressure (Pa, over {@link ATMOSPHERIC_PRESSURE}) the gas has at the rest volume; fixes the amount of gas.
-     * Changing it pumps gas in or lets it out.
+     * Pressure (Pa) the gas has at the rest volume, ≥ 0; fixes the amount of gas (0: none). Changing it pumps gas in
+     * or lets it out.
      */
     public pressure: number;
     /** The gas's compliance at the last projection, 1 / k = V_s² / (p V₀) (m³/Pa); set by the projection. */
@@ -61,7 +60,7 @@ export class GasPressure implements ConstraintSet {
      * @param triangles - the closed surface, three particle indices per triangle
      * @param restPositions - rest positions, xyz per particle
      * @param particleCount - particles (the gradient buffer's size)
-     * @param pressure - gauge pressure at the rest volume (Pa)
+     * @param pressure - the gas's pressure at the rest volume (Pa, ≥ 0)
      * @throws Error when the surface has open edges (a gas needs a closed surface)
      */
     public constructor(triangles: Int32Array, restPositions: Float64Array, particleCount: number, pressure: number) {
@@ -86,14 +85,14 @@ export class GasPressure implements ConstraintSet {
         return "GasPressure";
     }
 
-    /** Absolute pressure (Pa) of the gas at volume `v` (m³): `(p_atm + pressure) V₀ / v`. */
-    public absolutePressureAt(v: number): number {
-        return ((ATMOSPHERIC_PRESSURE + this.pressure) * this.restVolume) / v;
+    /** Pressure (Pa) of the gas at volume `v` (m³): `pressure V₀ / v`. */
+    public pressureAt(v: number): number {
+        return (this.pressure * this.restVolume) / v;
     }
 
     /**
-     * Net outward pressure (Pa) the solver applied in the last substep: its multiplier over h². At equilibrium it
-     * equals `absolutePressureAt(volume) − p_atm`.
+     * Outward pressure (Pa) the solver applied in the last substep: its multiplier over h². At equilibrium it equals
+     * `pressureAt(volume)`.
      */
     public get appliedPressure(): number {
         return this.lambdas[0] * this._invH2;
@@ -149,7 +148,13 @@ export class GasPressure implements ConstraintSet {
             return;
         }
         // The gas law linearised at this volume (see the class comment): stiffness k = −dp/dV, compliance 1/k.
-        const pv = (ATMOSPHERIC_PRESSURE + this.pressure) * this.restVolume;
+        const pv = this.pressure * this.restVolume;
+        if (!(pv > 0)) {
+            // No gas: nothing pushes (and k = 0 would make the compliance infinite).
+            this.lambdas[0] = 0;
+            this.compliance = 0;
+            return;
+        }
         const k = pv / (v * v);
         this.compliance = 1 / k;
         this._invH2 = context.invH2;
@@ -165,7 +170,7 @@ export class GasPressure implements ConstraintSet {
         }
         // C = V − V_t with V_t = V + g(V) / k: a Newton step on λ / h² = g(V), so at rest the applied pressure is the
         // gas law's exactly.
-        const dLambda = ((pv / v - ATMOSPHERIC_PRESSURE) / k - alphaTilde * this.lambdas[0]) / denominator;
+        const dLambda = (pv / v / k - alphaTilde * this.lambdas[0]) / denominator;
         this.lambdas[0] += dLambda;
         const step = s * dLambda;
         for (let p = 0; p < n; p++) {

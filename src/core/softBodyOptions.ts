@@ -89,12 +89,11 @@ export interface SoftBodyOptions {
      */
     shapeMatchingCompliance?: number;
     /**
-     * Gas inside a closed cloth (see `gasPressure.ts`), for balloons, air cushions and inflatables: the gauge
-     * pressure in pascals (Pa, over the surrounding air at `ATMOSPHERIC_PRESSURE` = 101325 Pa) the gas has when the
-     * body encloses its rest volume V₀. That fixes the amount of gas; the gas is ideal and isothermal, so at volume V
-     * its absolute pressure is `p = (101325 + pressure) V₀ / V` and it pushes the surface outwards with `p − 101325`.
-     * 0 is a sealed bag of air at ambient pressure (it resists squeezing but does not inflate); greater than
-     * −101325. The body's triangles must close (no open edges), else the constructor throws. Not given (the
+     * Gas inside a closed cloth (see `gasPressure.ts`), for balloons, air cushions and inflatables: the pressure in
+     * pascals (Pa) the gas has when the body encloses its rest volume V₀. That fixes the amount of gas; the gas is
+     * ideal and isothermal with no air outside, so at volume V it pushes the surface outwards with
+     * `p = pressure V₀ / V` (p·V = pressure·V₀ stays constant). 0 is no gas: the body collapses as one without the
+     * option. Finite and ≥ 0. The body's triangles must close (no open edges), else the constructor throws. Not given (the
      * default), the body holds no gas. Not with {@link tearRatio}.
      */
     pressure?: number;

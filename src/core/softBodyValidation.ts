@@ -3,7 +3,6 @@
  * once their defaults are filled in. Each check throws naming the offending element or option.
  */
 import { booleanValue, finiteNonNegative, mask32, positiveInteger, ratioAboveOne } from "./argumentChecks.js";
-import { ATMOSPHERIC_PRESSURE } from "./gasPressure.js";
 import type { SoftBodyOptions } from "./softBodyOptions.js";
 
 /** The positions as a new array; throws when empty, not triples, or not finite. */
@@ -105,10 +104,8 @@ export function validateSoftBodyOptions(
         }
     }
     if (o.pressure !== undefined) {
-        if (!(Number.isFinite(o.pressure) && o.pressure > -ATMOSPHERIC_PRESSURE)) {
-            throw new RangeError(
-                `pressure must be a finite gauge pressure in pascals greater than -${ATMOSPHERIC_PRESSURE}, got ${o.pressure}`,
-            );
+        if (!(Number.isFinite(o.pressure) && o.pressure >= 0)) {
+            throw new RangeError(`pressure must be a finite gas pressure in pascals, 0 or more, got ${o.pressure}`);
         }
         if (o.tearRatio !== undefined && o.tearRatio !== Infinity) {
             throw new RangeError("pressure and tearRatio cannot be combined: a torn cloth holds no gas");

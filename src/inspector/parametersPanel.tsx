@@ -72,7 +72,7 @@ export function ParametersPanel({ impostor }: { impostor: SoftImpostor }): React
                     max={50000}
                     step={100}
                     unboundedInput
-                    description="Gauge pressure of the gas at the rest volume (over 101325 Pa outside); the gas keeps p·V constant."
+                    description="Pressure of the gas at the rest volume (no air outside; 0: no gas, it collapses); the gas keeps p·V constant."
                 />
             )}
             <BoundProperty

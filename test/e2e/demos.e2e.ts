@@ -360,21 +360,20 @@ describe.each(cases)("demo #$id", ({ id, frames, settle: settling }) => {
     }
 
     if (id === "cushions") {
-        test("the crate rests on the cushions, which flatten and carry it at a higher gauge pressure", async () => {
-            // Free, the cushions swell to ×1.018–1.020 of their rest volume at 230–280 Pa gauge (the gas law at 3 kPa).
+        test("the crate rests on the cushions, which flatten and carry it at a higher pressure", async () => {
+            // 800 Pa of gas at the rest volume, no air outside; the crate is damped, so it settles within 240 frames.
             await waitForFrames(demo.page, 240);
             const figures = await demo.page.evaluate(() => window.__playground.demo!.handle.figures());
             console.log(`#cushions: ${JSON.stringify(figures)}`);
             const n = (key: string): number => Number(figures[key]);
             // On the cushions, not through them: the crate's bottom stays well above the bench.
             expect(n("crate above bench mm")).toBeGreaterThan(50);
-            // The crate may lean on two of them: at least two are squeezed below their rest volume (free, a cushion
-            // swells to ×1.03 at 3 kPa) at several times the free gauge pressure (measured ×0.925–0.965 at
-            // 1339–2115 Pa over runs; the third ×1.004–1.022 at 156–538 Pa).
+            // The crate may lean on two of them: at least two are squeezed below their rest volume, so by p·V =
+            // pressure·V₀ above 800 Pa (measured: all three ×0.917 at 869 Pa, the crate 192 mm above the bench).
             const volumes = [1, 2, 3].map((k) => n(`cushion ${k} V/V0`)).sort((a, b) => a - b);
-            const gauges = [1, 2, 3].map((k) => n(`cushion ${k} gauge Pa`)).sort((a, b) => b - a);
+            const pressures = [1, 2, 3].map((k) => n(`cushion ${k} Pa`)).sort((a, b) => b - a);
             expect(volumes[1]).toBeLessThan(1);
-            expect(gauges[1]).toBeGreaterThan(1000);
+            expect(pressures[1]).toBeGreaterThan(800);
         });
     }
 
