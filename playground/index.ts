@@ -12,6 +12,7 @@ import { fold } from "./demos/fold.js";
 import { hammock } from "./demos/hammock.js";
 import { hangingCloth } from "./demos/hangingCloth.js";
 import { inspectorShowcase } from "./demos/inspectorShowcase.js";
+import { cushions } from "./demos/cushions.js";
 import { jelly } from "./demos/jelly.js";
 import { enableParticleDragging } from "./demos/particleDragging.js";
 import { stress } from "./demos/stress.js";
@@ -37,7 +38,7 @@ declare global {
     }
 }
 
-const demos: readonly Demo[] = [hangingCloth, flag, cape, jelly, twoWay, stress, inspectorShowcase, tear, fold, hammock];
+const demos: readonly Demo[] = [hangingCloth, flag, cape, jelly, twoWay, stress, inspectorShowcase, tear, fold, hammock, cushions];
 const defaultDemo = hangingCloth;
 
 // Deep imports fail silently when a side-effect import is missing; make that loud (the e2e tests flag it).

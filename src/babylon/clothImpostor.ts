@@ -7,6 +7,7 @@ import { Logger } from "@babylonjs/core/Misc/logger";
 import { Observable } from "@babylonjs/core/Misc/observable";
 import {
     getDefaults,
+    openEdgeCount,
     positiveInteger,
     ratioAboveOne,
     resolveDefaultsVersion,
@@ -44,6 +45,17 @@ export interface ClothImpostorOptions extends SoftImpostorOptions {
      * `"tearParticles"`). Default: the cloth's particle count. Only with {@link tearRatio}.
      */
     maxTearParticles?: number;
+    /**
+     * Gas inside a closed cloth, for balloons, air cushions and inflatables: the pressure in pascals (Pa) the gas has
+     * while the cloth encloses its rest volume V₀, i.e. the mesh as given. That fixes the amount of gas, an ideal gas
+     * at constant temperature with no air outside: squeezed or stretched to volume V it pushes the cloth outwards on
+     * every triangle with `p = pressure V₀ / V` (p·V = pressure·V₀ stays constant). 0 is no gas: the cloth collapses
+     * as one without the option; a few kPa is a soft air cushion; tens of kPa a firm one or a balloon (with a soft
+     * `stretchStiffness` it swells until its membrane holds the pressure). Finite and ≥ 0. The mesh must be closed once its seams are welded (no open edges),
+     * else the constructor throws. Default undefined: no gas. Whether the cloth holds gas is fixed when it is built;
+     * the pressure can change later ({@link ClothImpostor.pressure}). Not with {@link tearRatio}.
+     */
+    pressure?: number;
 }
 
 /**
@@ -121,6 +133,17 @@ export class ClothImpostor extends SoftImpostor {
         }
         const data = readMeshData(mesh, "ClothImpostor");
         const topology = buildClothTopology(data.worldPositions, data.indices);
+        if (o.pressure !== undefined) {
+            gasPressure(o.pressure, "ClothImpostor: pressure");
+            const open = openEdgeCount(topology.triangles);
+            if (open > 0) {
+                throw new Error(
+                    `ClothImpostor: pressure needs a closed mesh, and this one has ${open} open edges once its seams are welded ` +
+                        `(edges of a single triangle); close it, or leave pressure undefined`,
+                );
+            }
+            bodyOptions.pressure = o.pressure;
+        }
         const body = new SoftBody(
             {
                 positions: topology.positions,
@@ -214,6 +237,23 @@ export class ClothImpostor extends SoftImpostor {
         this.onTearObservable.clear();
     }
 
+    /**
+     * Pressure (Pa) of the gas at the rest volume (see {@link ClothImpostorOptions.pressure}); undefined for a
+     * cloth built without gas, which cannot be given it later. Setting it pumps gas in or lets it out.
+     * @throws Error when set on a cloth built without gas; RangeError for a pressure that is not finite and ≥ 0
+     */
+    public get pressure(): number | undefined {
+        return this.body.gas?.pressure;
+    }
+    public set pressure(value: number | undefined) {
+        const gas = this.body.gas;
+        if (gas === null) {
+            throw new Error("ClothImpostor: pressure can only be changed on a cloth built with it (give the option pressure)");
+        }
+        gas.pressure = gasPressure(value as number, "ClothImpostor: pressure");
+        this.body.wake();
+    }
+
     /** Returns "ClothImpostor". */
     public getClassName(): string {
         return "ClothImpostor";
@@ -229,6 +269,9 @@ export class ClothImpostor extends SoftImpostor {
         if (tearing) {
             kind.tearRatio = tearing.tearRatio;
             kind.maxTearParticles = this.body.particleCapacity - (this.body.particleCount - tearing.tornParticles);
+        }
+        if (this.body.gas !== null) {
+            kind.pressure = this.body.gas.pressure;
         }
         return kind;
     }
@@ -289,4 +332,12 @@ function warnAboutTopology(name: string, report: ClothTopologyReport): void {
     if (found.length > 0) {
         Logger.Warn(`ClothImpostor: mesh "${name}" has ${found.join(", ")}; see topologyReport`);
     }
+}
+
+/** Checks a gas pressure (Pa): finite and ≥ 0 (0: no gas). */
+function gasPressure(value: number, name: string): number {
+    if (!(typeof value === "number" && Number.isFinite(value) && value >= 0)) {
+        throw new RangeError(`${name} must be a finite gas pressure in pascals, 0 or more, got ${String(value)}`);
+    }
+    return value;
 }

@@ -106,6 +106,8 @@ export interface SoftImpostorOptionValues extends Required<Omit<SoftImpostorOpti
     tearRatio?: number;
     /** Particles tearing may add (cloth built with a tear ratio). */
     maxTearParticles?: number;
+    /** Pressure (Pa) of the gas at the rest volume (cloth built with one; 0: no gas). */
+    pressure?: number;
 }
 
 /** {@link SoftImpostorOptions} with the defaults filled in (`staticFriction` follows `friction` when absent). */

@@ -112,7 +112,7 @@ export interface XpbdDefaults {
     readonly world: WorldDefaults;
     /** Core soft bodies (`SoftBodyOptions`). */
     readonly body: Readonly<
-        Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles" | "shapeMatchingCompliance">>
+        Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles" | "shapeMatchingCompliance" | "pressure">>
     >;
     /** Core colliders. */
     readonly collider: ColliderDefaults;

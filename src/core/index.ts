@@ -27,6 +27,7 @@ export { rayHitsBody } from "./rayPick.js";
 export { SoftBody } from "./softBody.js";
 export { RotationFit } from "./rotationFit.js";
 export { ShapeMatching } from "./shapeMatching.js";
+export { GasPressure, openEdgeCount } from "./gasPressure.js";
 export { SOFT_BODY_DEFAULTS, type SoftBodyOptions } from "./softBodyOptions.js";
 export type { BendModel, BendSet } from "./bendSet.js";
 export { StepStats } from "./stepStats.js";

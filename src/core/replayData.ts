@@ -28,9 +28,9 @@ import type { XpbdWorldOptions } from "./xpbdWorldOptions.js";
 
 /**
  * The replay format this build writes (and the only one it reads): 2 added shape matching to the body scalars, 3
- * self-collision.
+ * self-collision, 4 the gas (pressure).
  */
-export const REPLAY_FORMAT_VERSION = 3;
+export const REPLAY_FORMAT_VERSION = 4;
 
 /** What a patch changes. */
 export enum ReplayTarget {

@@ -14,6 +14,7 @@ import { readIndices, readPositions, validateSoftBodyOptions } from "./softBodyV
 import { StepStats } from "./stepStats.js";
 import { TEAR_DETOUR, TETHER_ANCHORS, TetherConstraints } from "./tetherConstraints.js";
 import { ShapeMatching } from "./shapeMatching.js";
+import { GasPressure } from "./gasPressure.js";
 import { VolumeConstraints } from "./volumeConstraints.js";
 
 /**
@@ -39,6 +40,8 @@ export class SoftBody {
     public readonly tearing: ClothTearing | null = null;
     /** Shape matching (see {@link SoftBodyOptions.shapeMatchingCompliance}); null for a body built without it. */
     public readonly shapeMatching: ShapeMatching | null;
+    /** The gas inside (see {@link SoftBodyOptions.pressure}); null for a body built without it. */
+    public readonly gas: GasPressure | null;
     /** Current positions (xyz per particle, world). */
     public readonly positions: Float64Array;
     /** Positions at the start of the current substep. */
@@ -63,7 +66,7 @@ export class SoftBody {
     public readonly bend: BendSet;
     /** Tet volume constraints. */
     public readonly volume: VolumeConstraints;
-    /** The constraint sets the solver sweeps, in order: stretch, shear, bend, volume, then shape matching (if any). */
+    /** The constraint sets the solver sweeps, in order: stretch, shear, bend, volume, then shape matching and the gas (if any). */
     public readonly constraintSets: readonly ConstraintSet[];
     /** Weighted pins. */
     public readonly pins: PinConstraints;
@@ -201,10 +204,15 @@ export class SoftBody {
         this.volume = new VolumeConstraints(tets, given, o.volumeCompliance);
         const shape = o.shapeMatchingCompliance;
         this.shapeMatching = shape !== undefined ? new ShapeMatching(given, this.masses, n, shape) : null;
-        this.constraintSets =
-            this.shapeMatching !== null
-                ? [this.stretch, this.shear, this.bend, this.volume, this.shapeMatching]
-                : [this.stretch, this.shear, this.bend, this.volume];
+        this.gas = o.pressure !== undefined ? new GasPressure(triangles, given, n, o.pressure) : null;
+        const sets: ConstraintSet[] = [this.stretch, this.shear, this.bend, this.volume];
+        if (this.shapeMatching !== null) {
+            sets.push(this.shapeMatching);
+        }
+        if (this.gas !== null) {
+            sets.push(this.gas);
+        }
+        this.constraintSets = sets;
         this.pins = new PinConstraints(positions);
         const graph = new Int32Array(stretch.length + shear.length);
         graph.set(stretch);

@@ -89,6 +89,15 @@ export interface SoftBodyOptions {
      */
     shapeMatchingCompliance?: number;
     /**
+     * Gas inside a closed cloth (see `gasPressure.ts`), for balloons, air cushions and inflatables: the pressure in
+     * pascals (Pa) the gas has when the body encloses its rest volume V₀. That fixes the amount of gas; the gas is
+     * ideal and isothermal with no air outside, so at volume V it pushes the surface outwards with
+     * `p = pressure V₀ / V` (p·V = pressure·V₀ stays constant). 0 is no gas: the body collapses as one without the
+     * option. Finite and ≥ 0. The body's triangles must close (no open edges), else the constructor throws. Not given (the
+     * default), the body holds no gas. Not with {@link tearRatio}.
+     */
+    pressure?: number;
+    /**
      * Particles tearing may add (capacity, fixed when the body is built; a tear splits one particle in two). When
      * they run out the body stops tearing and reports it once. Default: the body's particle count. Ignored without
      * {@link tearRatio}.
@@ -99,8 +108,8 @@ export interface SoftBodyOptions {
 /**
  * The defaults of {@link SoftBodyOptions} in the newest defaults version (see `defaultsTable.ts` for every version).
  * Tearing is not among them: without `tearRatio` a body never tears (the table holds plain numbers that survive
- * JSON, and a ratio of `Infinity` would not). Nor is shape matching: without `shapeMatchingCompliance` a body has none.
+ * JSON, and a ratio of `Infinity` would not). Nor is shape matching: without `shapeMatchingCompliance` a body has none; nor gas: without `pressure` a body holds none.
  */
 export const SOFT_BODY_DEFAULTS: Readonly<
-    Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles" | "shapeMatchingCompliance">>
+    Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles" | "shapeMatchingCompliance" | "pressure">>
 > = getDefaults().body;

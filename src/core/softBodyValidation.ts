@@ -54,7 +54,8 @@ export function readIndices(source: ArrayLike<number> | undefined, arity: number
 
 /** Checks the options with their defaults filled in; throws a RangeError naming the option. */
 export function validateSoftBodyOptions(
-    o: Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles" | "shapeMatchingCompliance">> & SoftBodyOptions,
+    o: Required<Omit<SoftBodyOptions, "defaultsVersion" | "tearRatio" | "maxTearParticles" | "shapeMatchingCompliance" | "pressure">> &
+        SoftBodyOptions,
 ): void {
     const nonNegative: (keyof SoftBodyOptions)[] = [
         "stretchCompliance",
@@ -100,6 +101,14 @@ export function validateSoftBodyOptions(
         finiteNonNegative(o.shapeMatchingCompliance, "shapeMatchingCompliance");
         if (o.tearRatio !== undefined && o.tearRatio !== Infinity) {
             throw new RangeError("shapeMatchingCompliance and tearRatio cannot be combined: a torn cloth has no one rest shape");
+        }
+    }
+    if (o.pressure !== undefined) {
+        if (!(Number.isFinite(o.pressure) && o.pressure >= 0)) {
+            throw new RangeError(`pressure must be a finite gas pressure in pascals, 0 or more, got ${o.pressure}`);
+        }
+        if (o.tearRatio !== undefined && o.tearRatio !== Infinity) {
+            throw new RangeError("pressure and tearRatio cannot be combined: a torn cloth holds no gas");
         }
     }
 }

@@ -54,6 +54,9 @@ const BODY_SCALARS: readonly [string, ScalarKind, (b: SoftBody) => number, (b: S
         (b) => +(b.shapeMatching?.enabled ?? false),
         (b, v) => b.shapeMatching !== null && (b.shapeMatching.enabled = v === 1),
     ],
+    // Likewise the gas: a body built without it reads 0 and ignores what is written.
+    ["pressure", "finite", (b) => b.gas?.pressure ?? 0, (b, v) => b.gas !== null && (b.gas.pressure = v)],
+    ["gasEnabled", "flag", (b) => +(b.gas?.enabled ?? false), (b, v) => b.gas !== null && (b.gas.enabled = v === 1)],
     ["sleeping", "flag", (b) => +b.sleeping, (b, v) => (b.sleeping = v === 1)],
     ["wakeRequested", "flag", (b) => +b._wakeRequested, (b, v) => (b._wakeRequested = v === 1)],
     ["pinsDirty", "flag", (b) => +b.pins.dirty, (b, v) => (b.pins.dirty = v === 1)],

@@ -13,6 +13,7 @@ const ORDER: readonly (keyof SoftImpostorOptionValues)[] = [
     "bendStiffness",
     "volumeStiffness",
     "shapeMatching",
+    "pressure",
     "resolution",
     "damping",
     "friction",

@@ -1,10 +1,11 @@
 /**
- * Live parameters of one impostor (stiffnesses, shape matching, damping, friction, thickness, mass, sleep thresholds), bound to
+ * Live parameters of one impostor (stiffnesses, shape matching, gas pressure, damping, friction, thickness, mass, sleep thresholds), bound to
  * the impostor's properties: a change is applied to the solver at once and takes effect at the next step.
  * Buttons copy the whole table as code or JSON.
  */
 import { BoundProperty, ButtonLine, SwitchPropertyLine, SyncedSliderPropertyLine } from "@babylonjs/inspector";
 import type { ReactElement } from "react";
+import type { ClothImpostor } from "../babylon/clothImpostor.js";
 import type { SoftImpostor } from "../babylon/softImpostor.js";
 import { useCopyWithFallback } from "./copyFallback.js";
 import { parametersAsCode, parametersAsJson } from "./parameterSnippet.js";
@@ -56,6 +57,22 @@ export function ParametersPanel({ impostor }: { impostor: SoftImpostor }): React
                     ignoreNullable
                     defaultValue={0.5}
                     description="Shape matching in [0, 1]: the pull of every particle towards the best-fitted rest shape; 1 is rigid."
+                />
+            )}
+            {cloth && (impostor as ClothImpostor).pressure !== undefined && (
+                <BoundProperty
+                    component={SyncedSliderPropertyLine}
+                    target={impostor as ClothImpostor}
+                    propertyKey="pressure"
+                    label="Pressure"
+                    unit="Pa"
+                    ignoreNullable
+                    defaultValue={0}
+                    min={0}
+                    max={50000}
+                    step={100}
+                    unboundedInput
+                    description="Pressure of the gas at the rest volume (no air outside; 0: no gas, it collapses); the gas keeps p·V constant."
                 />
             )}
             <BoundProperty

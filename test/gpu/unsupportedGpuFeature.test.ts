@@ -1,13 +1,22 @@
 /** Which bodies the WebGPU solver refuses, and why (plain Node: no GPU needed to ask). */
 import { Collider } from "../../src/core/collider";
 import { unsupportedGpuFeature } from "../../src/gpu/colliderRecords";
+import { SoftBody } from "../../src/core/softBody";
 import { clothBody } from "../support/coreScenes";
 
+/** A closed octahedron holding gas at 1 kPa. */
+function balloon(): SoftBody {
+    const positions = [1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1];
+    const triangles = [0, 2, 4, 2, 1, 4, 1, 3, 4, 3, 0, 4, 2, 0, 5, 1, 2, 5, 3, 1, 5, 0, 3, 5];
+    return new SoftBody({ positions, triangles, mass: 1 }, { pressure: 1000 });
+}
+
 describe("unsupportedGpuFeature", () => {
-    test("names shape matching, restitution and self-collision, which the GPU lacks; a plain cloth over a sphere is fine", () => {
+    test("names shape matching, gas pressure, restitution and self-collision, which the GPU lacks; a plain cloth over a sphere is fine", () => {
         const sphere = new Collider([{ kind: "sphere", center: [0, 0, 0], radius: 0.3 }]);
         expect(unsupportedGpuFeature(clothBody(4).body, [sphere])).toBeNull();
         expect(unsupportedGpuFeature(clothBody(4, { shapeMatchingCompliance: 1e-3 }).body, [sphere])).toBe("constraint kind ShapeMatching");
+        expect(unsupportedGpuFeature(balloon(), [sphere])).toBe("constraint kind GasPressure");
         expect(unsupportedGpuFeature(clothBody(4, { restitution: 0.5 }).body, [sphere])).toBe("restitution");
         expect(unsupportedGpuFeature(clothBody(4, { selfCollision: true }).body, [sphere])).toBe("self-collision");
     });
