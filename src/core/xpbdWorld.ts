@@ -408,8 +408,8 @@ export class XpbdWorld {
      * with the colliders. A substep runs {@link iterations} iterations of two passes each; the symmetric sets
      * (bending) go front to back in the first pass and back to front in the second (see `ConstraintSet.symmetric`).
      * Tethers carry the load of the whole cloth to the pins in one projection, so bracketing each pass with them is the
-     * cheapest way to less stretch. A later pass opens with them only when the body has soft pins or contacts, which
-     * move particles after the previous pass closed with tethers: held contacts need the tethers taut first (without
+     * cheapest way to less stretch. A later pass opens with them only when the body has soft pins, or the world colliders
+     * or soft contacts, which move particles after the previous pass closed with tethers: held contacts need the tethers taut first (without
      * that, the pins of a 0.5 kg hammock under a 5 kg crate carried 2.7% too little). Without them the opening
      * projection only repeats the closing one, which bought little: a 128×128 cloth hung by two corners at 2
      * substeps kept ×1.085 instead of ×1.094, the 32×32 one at the default quality ×1.0010 either way, for 5% more
@@ -420,8 +420,9 @@ export class XpbdWorld {
         const w = body.inverseMasses;
         const sets = body.constraintSets;
         const backward = (pass & 1) === 1;
-        // After the first pass, only where soft pins or contacts may have moved particles since the last tethers.
-        const reopen = pass === 0 || body.pins.softCount > 0 || body.contacts.count > 0 || this.softContacts.count > 0;
+        // After the first pass, only where soft pins or contacts may have moved particles since the last tethers (the
+        // WebGPU solver makes the same choice: see `GpuSoftBodySolver`).
+        const reopen = pass === 0 || body.pins.softCount > 0 || this._broadPhase.slotColliders.length > 0 || this.softContacts.count > 0;
         if (body.tethers.enabled && reopen) {
             body.tethers.project(x);
         }

@@ -158,6 +158,8 @@ export interface PassRecords {
     readonly head: number;
     /** The end of one pass and the start of the next. */
     readonly between: number;
+    /** The end of one pass, where the next opens without tethers (no soft pin and no collider: see `XpbdWorld`). */
+    readonly tail: number;
     /** The end of the last pass and the velocities. */
     readonly last: number;
 }
@@ -177,8 +179,13 @@ export function packDispatches(constraints: ConstraintRecords): { records: Uint3
             words.push([gpuSet.firstRecord + gpuSet.starts[b], size, setIndex, gpuSet.firstLambda - gpuSet.firstRecord]);
         }
     });
-    const passRecord = { head: words.length, between: words.length + 1, last: words.length + 2 };
-    words.push([PassMode.Head, 0, 0, 0], [PassMode.Tail | PassMode.Head, 0, 0, 0], [PassMode.Tail | PassMode.Velocity, 0, 0, 0]);
+    const passRecord = { head: words.length, between: words.length + 1, last: words.length + 2, tail: words.length + 3 };
+    words.push(
+        [PassMode.Head, 0, 0, 0],
+        [PassMode.Tail | PassMode.Head, 0, 0, 0],
+        [PassMode.Tail | PassMode.Velocity, 0, 0, 0],
+        [PassMode.Tail, 0, 0, 0],
+    );
     const records = new Uint32Array((words.length * UNIFORM_STRIDE) / 4);
     words.forEach((record, k) => records.set(record, (k * UNIFORM_STRIDE) / 4));
     return { records, firstBatch, passRecord };

@@ -207,6 +207,9 @@ export class GpuSoftBodySolver {
         pass.dispatchWorkgroups(groups(n));
         const tethers = this._params.tethers;
         const passes = 2 * this.world.iterations;
+        // As `XpbdWorld`: a later pass opens with tethers only where soft pins or colliders may move particles.
+        const between =
+            this.body.pins.softCount > 0 || this._colliders.slotColliders.length > 0 ? this._passRecord.between : this._passRecord.tail;
         for (let s = 0; s < this.world.substeps; s++) {
             const params = this._params.offset(s);
             pass.setPipeline(p.predict);
@@ -217,7 +220,7 @@ export class GpuSoftBodySolver {
             }
             for (let k = 0; k < passes; k++) {
                 this._encodeSets(pass, params, (k & 1) === 1);
-                this._particlePass(pass, params, k + 1 < passes ? this._passRecord.between : this._passRecord.last);
+                this._particlePass(pass, params, k + 1 < passes ? between : this._passRecord.last);
             }
         }
         if (this.body.damping > 0) {
