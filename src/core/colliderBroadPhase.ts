@@ -59,6 +59,7 @@ export class ColliderBroadPhase {
         const contacts = body.contacts;
         contacts.count = 0;
         contacts.overflowed = false;
+        contacts.movingNear = false;
         if (this.slotColliders.length === 0) {
             return;
         }
@@ -68,6 +69,18 @@ export class ColliderBroadPhase {
         const g = gravity;
         const pad = body.thickness * 2 + Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * dt * dt;
         const query = this._query;
+        let maxSpeed2 = 0;
+        for (let p = 0; p < body.particleCount; p++) {
+            const i = p * 3;
+            const speed2 = v[i] * v[i] + v[i + 1] * v[i + 1] + v[i + 2] * v[i + 2];
+            if (speed2 > maxSpeed2 && body.inverseMasses[p] !== 0) {
+                maxSpeed2 = speed2;
+            }
+        }
+        const maxSpeed = Math.sqrt(maxSpeed2);
+        // Whether static colliders need swept tests this step (see `ParticleContacts.fast`): half the thickness, as a
+        // particle shoved by its body moves up to the fastest one's speed, and a little more.
+        contacts.fast = (maxSpeed + Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * dt) * context.h > body.thickness / 2;
         for (let p = 0; p < body.particleCount; p++) {
             if (body.inverseMasses[p] === 0) {
                 continue;
@@ -76,13 +89,17 @@ export class ColliderBroadPhase {
             const ex = x[i] + v[i] * dt;
             const ey = x[i + 1] + v[i + 1] * dt;
             const ez = x[i + 2] + v[i + 2] * dt;
+            // Within the step the rest of the body can shove a particle along at up to its fastest particle's speed
+            // (the far side of a jelly whose near side hit a wall springs back at it): its box grows by the
+            // difference, nothing for a body that moves as one.
+            const reach = pad + (maxSpeed - Math.sqrt(v[i] * v[i] + v[i + 1] * v[i + 1] + v[i + 2] * v[i + 2])) * dt;
             const box = this._box;
-            box[0] = Math.min(x[i], ex) - pad;
-            box[1] = Math.min(x[i + 1], ey) - pad;
-            box[2] = Math.min(x[i + 2], ez) - pad;
-            box[3] = Math.max(x[i], ex) + pad;
-            box[4] = Math.max(x[i + 1], ey) + pad;
-            box[5] = Math.max(x[i + 2], ez) + pad;
+            box[0] = Math.min(x[i], ex) - reach;
+            box[1] = Math.min(x[i + 1], ey) - reach;
+            box[2] = Math.min(x[i + 2], ez) - reach;
+            box[3] = Math.max(x[i], ex) + reach;
+            box[4] = Math.max(x[i + 1], ey) + reach;
+            box[5] = Math.max(x[i + 2], ez) + reach;
             const found = this._grid.query(box, query);
             if (found === query.length) {
                 // More shapes overlap this particle than one query holds: the farthest ones may be missed.
@@ -93,6 +110,7 @@ export class ColliderBroadPhase {
                 const collider = this.slotColliders[slot];
                 if ((collider.membership & body.collideWith) !== 0 && (collider.collideWith & body.membership) !== 0) {
                     contacts.add(p, slot);
+                    contacts.movingNear ||= collider.motion !== ColliderMotion.Static && this.slotShapes[slot].swept;
                 }
             }
         }

@@ -34,6 +34,11 @@ export class ColliderShape {
      * such a shape within a substep is sent back to the side it came from.
      */
     public readonly twoSided: boolean = false;
+    /**
+     * Whether a fast particle is swept against the shape (see `ParticleSweep`): every shape with an inside a particle
+     * can cross within a substep. Not planes (nothing lies behind them) nor {@link twoSided} sheets (their own rule).
+     */
+    public readonly swept: boolean;
     /** Plane normal / box half extents / segment point A (kind-dependent). */
     private readonly _a = new Float64Array(3);
     /** Segment point B (capsule, cylinder). */
@@ -126,6 +131,7 @@ export class ColliderShape {
             default:
                 throw new Error(`unknown collider shape kind ${(descriptor as { kind: string }).kind}`);
         }
+        this.swept = this.kind !== ColliderShapeKind.Plane && !this.twoSided;
     }
 
     /**

@@ -5,6 +5,7 @@ import type { SoftBody } from "./softBody.js";
 import type { SubstepContext } from "./substepContext.js";
 import { ContactFriction } from "./contactFriction.js";
 import { HeldContacts } from "./heldContacts.js";
+import { ParticleSweep } from "./particleSweep.js";
 
 /**
  * Contact candidates of one body's particles against collider shapes, found once per step by the broad phase and
@@ -23,6 +24,13 @@ export class ParticleContacts {
     public overflowed = false;
     /** Candidates that touched during the last substep. */
     public touching = 0;
+    /**
+     * Whether the body's fastest particle, plus a step of gravity, moves more than half its thickness in a substep of
+     * this step (set by the broad phase): only then are the candidates of static colliders swept (see `ParticleSweep`).
+     */
+    public fast = false;
+    /** Whether a candidate of this step is a moving collider's shape that is swept (set by the broad phase). */
+    public movingNear = false;
     /** Largest correction (m) in the current step. */
     public maxCorrection = 0;
     /** Total impulse (N·s, world) the colliders put on the body during the current step. */
@@ -48,6 +56,8 @@ export class ParticleContacts {
     private readonly _held: HeldContacts;
     /** Friction of the touching candidates, with its own scratch. */
     private readonly _friction = new ContactFriction();
+    /** The swept tests of fast particles. */
+    private readonly _sweep: ParticleSweep;
 
     /** @param capacity - maximum number of candidates per step */
     public constructor(public readonly capacity: number) {
@@ -57,6 +67,7 @@ export class ParticleContacts {
         this._active = new Uint8Array(capacity);
         this._normals = new Float64Array(capacity * 3);
         this._held = new HeldContacts(capacity);
+        this._sweep = new ParticleSweep(capacity);
     }
 
     /** Adds a candidate unless full. */
@@ -93,6 +104,10 @@ export class ParticleContacts {
         const impulse = this._impulse;
         const slipState = this._slipState;
         const bodyInverseMass = this._bodyInverseMass;
+        // Before the query reach is set: the sweeps set their own.
+        const swept = this._sweep.prepare(this, body, colliders, shapes, context);
+        const entered = this._sweep.entered;
+        const planes = this._sweep.planes;
         this._query[3] = thickness * 4;
         for (let k = 0; k < this.count; k++) {
             const p = this.particles[k];
@@ -105,6 +120,22 @@ export class ParticleContacts {
             const i = p * 3;
             const shape = shapes[slot];
             this._query3(x, i, collider, shape);
+            // A fast particle that crossed the near face within the substep goes back before it (see `ParticleSweep`)
+            // where the closest feature would push it on: that feature faces away from the entered face (it went past
+            // the middle), or none is within reach (it went through). Short of the middle the closest feature is
+            // right, and the plane tangent where the path entered a curved surface would push a particle pressed into
+            // it along the surface's motion (a cloth on a moving ball drifted from the GPU solver, which has no sweep).
+            if (swept && entered[k] !== 0) {
+                const o = k * 4;
+                const facing = planes[o] * n[0] + planes[o + 1] * n[1] + planes[o + 2] * n[2];
+                const distance = planes[o] * x[i] + planes[o + 1] * x[i + 1] + planes[o + 2] * x[i + 2] - planes[o + 3];
+                if ((facing <= 0 || n[3] === Infinity) && distance < n[3]) {
+                    n[0] = planes[o];
+                    n[1] = planes[o + 1];
+                    n[2] = planes[o + 2];
+                    n[3] = distance;
+                }
+            }
             let nx = n[0];
             let ny = n[1];
             let nz = n[2];

@@ -102,7 +102,7 @@ describe("soft bodies against each other", () => {
         return { lower, upper };
     }
 
-    function crossings(a: SoftBody, b: SoftBody): number {
+    function crossings({ lower: a, upper: b }: { lower: SoftBody; upper: SoftBody }): number {
         return crossingEdges(a.positions, a.triangles, b) + crossingEdges(b.positions, b.triangles, a);
     }
 
@@ -113,18 +113,15 @@ describe("soft bodies against each other", () => {
             n: upper.particleCount,
         });
         expect(gap).toBeGreaterThanOrEqual(0.5 * THICKNESS);
-        expect(crossings(lower, upper)).toBe(0);
+        expect(crossings({ lower, upper })).toBe(0);
         // The upper cloth really lies on the lower one: over the box top, it rests about a thickness above it.
         expect(gap).toBeLessThan(3 * THICKNESS);
 
-        // Without the contacts the two sheets fall together and lie in each other.
-        const apart = (pair: { lower: SoftBody; upper: SoftBody }): number =>
-            closestApproach(pair.lower.positions, pair.lower.triangles, pair.lower.particleCount, {
-                positions: pair.upper.positions,
-                n: pair.upper.particleCount,
-            });
-        expect(apart(stack({}, true))).toBeLessThan(0.5 * THICKNESS);
-        expect(apart(stack({ defaultsVersion: 1 }))).toBeLessThan(0.5 * THICKNESS);
+        // Without the contacts the two sheets fall together and lie in each other: their edges cross the other's
+        // triangles (about 200 crossings). Counted rather than measured as a closest approach, which depends on where
+        // the particles happen to rest between the other sheet's (4.3 mm since fast particles are swept).
+        expect(crossings(stack({}, true))).toBeGreaterThan(20);
+        expect(crossings(stack({ defaultsVersion: 1 }))).toBeGreaterThan(20);
     });
 
     test("two jellies meeting head-on exchange momentum by their masses: the total holds to ±1%", () => {
