@@ -59,7 +59,7 @@ export class ColliderBroadPhase {
         const contacts = body.contacts;
         contacts.count = 0;
         contacts.overflowed = false;
-        contacts.movingNear = false;
+        contacts.kinematicNear = false;
         if (this.slotColliders.length === 0) {
             return;
         }
@@ -110,7 +110,7 @@ export class ColliderBroadPhase {
                 const collider = this.slotColliders[slot];
                 if ((collider.membership & body.collideWith) !== 0 && (collider.collideWith & body.membership) !== 0) {
                     contacts.add(p, slot);
-                    contacts.movingNear ||= collider.motion !== ColliderMotion.Static && this.slotShapes[slot].swept;
+                    contacts.kinematicNear ||= collider.motion === ColliderMotion.Kinematic && this.slotShapes[slot].swept;
                 }
             }
         }

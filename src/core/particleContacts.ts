@@ -29,8 +29,8 @@ export class ParticleContacts {
      * this step (set by the broad phase): only then are the candidates of static colliders swept (see `ParticleSweep`).
      */
     public fast = false;
-    /** Whether a candidate of this step is a moving collider's shape that is swept (set by the broad phase). */
-    public movingNear = false;
+    /** Whether a candidate of this step is a kinematic collider's shape that is swept (set by the broad phase). */
+    public kinematicNear = false;
     /** Largest correction (m) in the current step. */
     public maxCorrection = 0;
     /** Total impulse (N·s, world) the colliders put on the body during the current step. */

@@ -39,9 +39,12 @@ export class ParticleSweep {
     }
 
     /**
-     * Sweeps every candidate of `contacts` that may need it: against moving colliders always, against static ones
-     * when the body is fast ({@link ParticleContacts.fast}); planes and two-sided sheets never (see
-     * `ColliderShape.swept`). Returns whether any path entered a shape.
+     * Sweeps every candidate of `contacts` that may need it: against kinematic colliders always, against static ones
+     * when the body is fast ({@link ParticleContacts.fast}); planes, two-sided sheets (see `ColliderShape.swept`) and
+     * dynamic colliders never. Inside the step a dynamic collider moves as a free body, and the host then sets the pose
+     * its own solver found (a hinged plank, say, kept where the step let it fall): a particle that pose puts past the
+     * middle would be held there for good, where the closest feature sends it back out. Returns whether any path
+     * entered a shape.
      */
     public prepare(
         contacts: ParticleContacts,
@@ -51,7 +54,7 @@ export class ParticleSweep {
         context: SubstepContext,
     ): boolean {
         const fast = contacts.fast;
-        if (!fast && !contacts.movingNear) {
+        if (!fast && !contacts.kinematicNear) {
             return false;
         }
         let any = false;
@@ -60,7 +63,9 @@ export class ParticleSweep {
             const collider = colliders[slot];
             const shape = shapes[slot];
             this.entered[k] = 0;
-            if (shape.swept && (fast || collider.motion !== ColliderMotion.Static) && body.inverseMasses[contacts.particles[k]] !== 0) {
+            const motion = collider.motion;
+            const swept = motion === ColliderMotion.Kinematic || (fast && motion === ColliderMotion.Static);
+            if (swept && shape.swept && body.inverseMasses[contacts.particles[k]] !== 0) {
                 any = this._sweep(contacts, body, k, collider, shape, context) || any;
             }
         }
