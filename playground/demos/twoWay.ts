@@ -237,7 +237,7 @@ function seesaw({ scene, shadows }: Stage, x: number): Mesh {
     plank.material = colour(scene, "plankMaterial", new Color3(0.7, 0.5, 0.3));
     plank.receiveShadows = true;
     shadows.addShadowCaster(plank);
-    const board = new PhysicsAggregate(plank, PhysicsShapeType.BOX, { mass: 2, friction: 0.8 }, scene);
+    const board = new PhysicsAggregate(plank, PhysicsShapeType.BOX, { mass: 10, friction: 0.8 }, scene);
     // Pivots in each body's frame: the plank's centre, 6 cm above the prism's apex.
     const hinge = new HingeConstraint(new Vector3(0, radius + 0.06, 0), Vector3.Zero(), new Vector3(0, 0, 1), new Vector3(0, 0, 1), scene);
     fulcrum.body.addConstraint(board.body, hinge);
