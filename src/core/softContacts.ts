@@ -37,8 +37,8 @@ const MAX_CELL_SPAN = 16;
  *
  * - The contact distance of a pair is the mean of the two bodies' thicknesses (a body's own thickness for itself).
  * - Which side of a triangle a particle belongs on is where it was at the start of the substep, when it started within
- *   two contact distances of it (cloth has no inside; farther away, beyond an edge of a curved surface, the triangle's
- *   plane says little, and the particle belongs where it is). One that crossed within the substep goes back across the
+ *   two contact distances of it or over its face (cloth has no inside; farther away beyond an edge of a curved surface,
+ *   the triangle's plane says little, and the particle belongs where it is). One that crossed within the substep goes back across the
  *   triangle's plane, also when it crossed by an edge or corner inside the surface; on the surface's border the
  *   contact only keeps the distance, so a particle may pass round a free edge.
  * - A correction moves the particle and the triangle's corners by their inverse masses and the barycentric weights of
@@ -656,9 +656,12 @@ export class SoftContacts {
 
     /**
      * The side of the triangle (corners at `ia`, `ib`, `ic` of `x`, at the substep's start) that the particle at `ip`
-     * of `xp` starts on, +1 along `(b − a) × (c − a)` and −1 against it, when it starts within `_scratch[NEAR]` of it;
-     * else 0 (unknown: farther away, and beyond an edge, the triangle's plane says little about which side of a curved
-     * surface the particle is on).
+     * of `xp` starts on, +1 along `(b − a) × (c − a)` and −1 against it, when it starts within `_scratch[NEAR]` of it or
+     * over its face (its closest point inside the triangle); else 0 (unknown: farther away beyond an edge, the
+     * triangle's plane says little about which side of a curved surface the particle is on). Over the face the plane
+     * tells the side at any distance within reach: a jelly dropped 1 m into a hammock meets cloth that springs up
+     * farther than two contact distances in a substep, and its particles, of no known side, were left where the
+     * passes put them, some below the cloth for good.
      */
     private _startSide(x: Float64Array, ia: number, ib: number, ic: number, xp: Float64Array, ip: number): number {
         const near = this._scratch[NEAR];
@@ -668,7 +671,7 @@ export class SoftContacts {
         query[1] = xp[ip + 1];
         query[2] = xp[ip + 2];
         closestPointOnTriangle(x, ia, ib, ic, query, closest);
-        if (!(closest[3] < near * near)) {
+        if (!(closest[3] < near * near) && !(closest[4] > 0 && closest[5] > 0 && closest[6] > 0)) {
             return 0;
         }
         const normal = this._normal;
