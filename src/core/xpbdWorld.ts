@@ -141,10 +141,15 @@ export class XpbdWorld {
         this._broadPhase.slotsDirty = true;
     }
 
-    /** Removes a collider. */
+    /** Removes a collider; particles attached to it (`SoftBody.attachments`) are freed. */
     public removeCollider(collider: Collider): void {
         const index = this.colliders.indexOf(collider);
         if (index >= 0) {
+            for (let b = 0; b < this.bodies.length; b++) {
+                if (this.bodies[b].attachments.detachCollider(collider) > 0) {
+                    this.bodies[b].wake();
+                }
+            }
             this.colliders.splice(index, 1);
             this._broadPhase.slotsDirty = true;
         }
@@ -400,6 +405,7 @@ export class XpbdWorld {
             sets[k].lambdas.fill(0);
         }
         body.pins.lambdas.fill(0);
+        body.attachments.beginSubstep();
         body.contacts.beginSubstep();
     }
 
@@ -437,6 +443,9 @@ export class XpbdWorld {
         }
         body.pins.projectSoft(x, w, context);
         body.contacts.project(body, this._broadPhase.slotColliders, this._broadPhase.slotShapes, context);
+        if (body.attachments.count > 0) {
+            body.attachments.project(body, context);
+        }
     }
 
     /** The end of a substep of one body: velocities from the motion, then restitution. */
