@@ -1,13 +1,13 @@
 import { indexBelow } from "./argumentChecks.js";
 import { ColliderMotion, type Collider } from "./collider.js";
-import { particleHeld } from "./heldContacts.js";
 import type { SoftBody } from "./softBody.js";
 import type { SubstepContext } from "./substepContext.js";
+import { TETHER_ANCHORS } from "./tetherConstraints.js";
 
 /**
  * Particles attached to points fixed in a collider's frame: a rope tied to a crate, a cable to a lamp. One slot per
- * particle (a particle hangs on at most one collider). Each attachment is a zero-length XPBD positional constraint
- * between the particle and its anchor, solved once per pass after the contacts:
+ * particle (a particle hangs on at most one collider). Each attachment is a rigid (zero-compliance) XPBD positional
+ * constraint of zero length between the particle and its anchor, solved once per pass after the contacts:
  *
  * - on a dynamic collider, the correction is shared by the particle's inverse mass and the collider's generalised
  *   inverse mass at the anchor (`1/M + (r × n)·I⁻¹(r × n)`); the collider moves and turns inside the substep, and its
@@ -16,8 +16,8 @@ import type { SubstepContext } from "./substepContext.js";
  * - on a static or kinematic collider the particle alone moves: it follows the anchor.
  *
  * A light rope cannot stop a heavy crate one correction at a time (its particle would take nearly all of it). So, as
- * with the held contacts (`heldContacts.ts`), a particle whose taut tethers hold it against the pull counts as fixed:
- * the collider takes the whole correction, and the tethers hand the load to the pins.
+ * with the held contacts (`heldContacts.ts`), the pins hold the crate directly: the anchor gets the particle's tethers
+ * (maximum distances to the pins), solved on the collider alone, and the tethers hand the load to the pins.
  *
  * The impulses count as collider impulses of the body (`ParticleContacts.impulse`), so `SoftBody.pinForce` stays the
  * force of the pins alone: a rope pinned at its top carrying a crate shows the weight of both there.
@@ -33,26 +33,20 @@ export class ColliderAttachments {
     public readonly particles: Int32Array;
     /** Number of attached particles. */
     public count = 0;
-    /**
-     * Compliance (m/N) of every attachment; 0 (the default) is rigid. A small value lets a heavy body hang from a
-     * light rope a little springily instead of tugging it.
-     */
-    public compliance = 0;
 
-    /** Lagrange multiplier per slot of {@link particles}, cleared every substep. */
-    private readonly _lambdas: Float64Array;
     private readonly _anchor = new Float64Array(3);
+    /** The gap to close (xyz, from the particle to its anchor) and the particle's inverse mass for it. */
+    private readonly _pull = new Float64Array(4);
+    /** Unit direction of the current correction. */
     private readonly _direction = new Float64Array(3);
     private readonly _impulse = new Float64Array(3);
     private readonly _bodyInverseMass = new Float64Array(1);
-    private readonly _basis = new Float64Array(13);
 
     /** @param capacity - the body's particle capacity */
     public constructor(capacity: number) {
         this.colliders = new Array<Collider | null>(capacity).fill(null);
         this.anchors = new Float64Array(3 * capacity);
         this.particles = new Int32Array(capacity);
-        this._lambdas = new Float64Array(capacity);
     }
 
     /**
@@ -97,11 +91,6 @@ export class ColliderAttachments {
         return freed;
     }
 
-    /** Clears the multipliers at the start of a substep. */
-    public beginSubstep(): void {
-        this._lambdas.fill(0, 0, this.count);
-    }
-
     /** World position of `particle`'s anchor, at its collider's current pose, into `out[0..2]`. */
     public anchorPosition(particle: number, out: Float64Array): void {
         const collider = this.colliders[particle];
@@ -116,57 +105,103 @@ export class ColliderAttachments {
         const x = body.positions;
         const invMass = body.inverseMasses;
         const anchor = this._anchor;
-        const n = this._direction;
-        const impulse = this._impulse;
-        const bodyInverseMass = this._bodyInverseMass;
-        const alphaTilde = this.compliance * context.invH2;
-        const invH = context.invH;
+        const pull = this._pull;
         for (let k = 0; k < this.count; k++) {
             const p = this.particles[k];
             const collider = this.colliders[p] as Collider;
-            this._worldAnchor(collider, p, anchor);
             const i = 3 * p;
-            const dx = x[i] - anchor[0];
-            const dy = x[i + 1] - anchor[1];
-            const dz = x[i + 2] - anchor[2];
+            const w = invMass[p];
+            if (w > 0 && collider.motion === ColliderMotion.Dynamic && body.tethers.enabled) {
+                this._holdByTethers(body, collider, p, context);
+            }
+            this._worldAnchor(collider, p, anchor);
+            pull[0] = anchor[0] - x[i];
+            pull[1] = anchor[1] - x[i + 1];
+            pull[2] = anchor[2] - x[i + 2];
+            pull[3] = w;
+            this._close(body, collider, p, context);
+        }
+    }
+
+    /**
+     * Keeps the anchor of particle `p` within reach of the pins the particle is tethered to (see `tetherConstraints.ts`):
+     * the anchor gets the particle's tethers, each a maximum distance to a pin, solved on the collider alone. Through
+     * them the pins hold the collider directly, as firmly as they hold the particle, while the particle's own
+     * attachment (shared by mass) only keeps it on the anchor.
+     */
+    private _holdByTethers(body: SoftBody, collider: Collider, p: number, context: SubstepContext): void {
+        const tethers = body.tethers;
+        const x = body.positions;
+        const anchor = this._anchor;
+        const pull = this._pull;
+        for (let rank = 0; rank < TETHER_ANCHORS; rank++) {
+            const slot = tethers.slotOf[p * TETHER_ANCHORS + rank];
+            if (slot < 0) {
+                break;
+            }
+            const a = 3 * tethers.anchors[slot];
+            const limit = tethers.lengths[slot] * tethers.slack;
+            this._worldAnchor(collider, p, anchor);
+            const dx = anchor[0] - x[a];
+            const dy = anchor[1] - x[a + 1];
+            const dz = anchor[2] - x[a + 2];
             const distance = Math.sqrt(dx * dx + dy * dy + dz * dz);
-            if (distance < 1e-12) {
+            if (distance <= limit) {
                 continue;
             }
-            const dynamic = collider.motion === ColliderMotion.Dynamic;
-            let w = invMass[p];
-            let wBody = 0;
-            if (dynamic) {
-                // The pull on the particle, towards the anchor: held by taut tethers, the particle does not yield.
-                n[0] = -dx / distance;
-                n[1] = -dy / distance;
-                n[2] = -dz / distance;
-                if (w > 0 && body.tethers.enabled && particleHeld(body, p, n, this._basis)) {
-                    w = 0;
-                }
-                collider._inverseMassAt(anchor, n, bodyInverseMass);
-                wBody = bodyInverseMass[0];
-            }
-            if (w + wBody === 0) {
-                continue;
-            }
-            const dLambda = (-distance - alphaTilde * this._lambdas[k]) / (w + wBody + alphaTilde);
-            this._lambdas[k] += dLambda;
-            // n: from the anchor to the particle.
-            n[0] = dx / distance;
-            n[1] = dy / distance;
-            n[2] = dz / distance;
-            x[i] += w * dLambda * n[0];
-            x[i + 1] += w * dLambda * n[1];
-            x[i + 2] += w * dLambda * n[2];
-            // The particle gained momentum Δλ·n/h (or the pins behind it did); the collider gets the opposite.
-            impulse[0] = -dLambda * n[0] * invH;
-            impulse[1] = -dLambda * n[1] * invH;
-            impulse[2] = -dLambda * n[2] * invH;
-            body.contacts._push(collider, impulse, anchor, context);
-            if (dynamic) {
-                collider._turn(impulse, anchor, context);
-            }
+            // The collider goes back along the tether to its limit (`_close` moves it against the gap it is given);
+            // the particle (weight 0 here) does not move.
+            const k = (distance - limit) / distance;
+            pull[0] = dx * k;
+            pull[1] = dy * k;
+            pull[2] = dz * k;
+            pull[3] = 0;
+            this._close(body, collider, p, context);
+        }
+    }
+
+    /**
+     * Closes the gap `_pull[0..2]` (from particle `p` to its anchor, which is in `_anchor`) with the particle's inverse
+     * mass `_pull[3]` and the collider's generalised one along the gap (numbers cross in arrays: see `particleContacts.ts`).
+     */
+    private _close(body: SoftBody, collider: Collider, p: number, context: SubstepContext): void {
+        const pull = this._pull;
+        const anchor = this._anchor;
+        const n = this._direction;
+        const distance = Math.sqrt(pull[0] * pull[0] + pull[1] * pull[1] + pull[2] * pull[2]);
+        if (distance < 1e-12) {
+            return;
+        }
+        // n: from the particle towards the anchor.
+        n[0] = pull[0] / distance;
+        n[1] = pull[1] / distance;
+        n[2] = pull[2] / distance;
+        const w = pull[3];
+        const dynamic = collider.motion === ColliderMotion.Dynamic;
+        let wBody = 0;
+        if (dynamic) {
+            collider._inverseMassAt(anchor, n, this._bodyInverseMass);
+            wBody = this._bodyInverseMass[0];
+        }
+        if (w + wBody === 0) {
+            return;
+        }
+        // Rigid (zero compliance), so no multiplier to keep: the particle moves w·s, the collider wBody·s back.
+        const s = distance / (w + wBody);
+        const x = body.positions;
+        const i = 3 * p;
+        x[i] += w * s * n[0];
+        x[i + 1] += w * s * n[1];
+        x[i + 2] += w * s * n[2];
+        // The particle (or the pins behind it) gained momentum s·n/h; the collider gets the opposite.
+        const impulse = this._impulse;
+        const invH = context.invH;
+        impulse[0] = -s * n[0] * invH;
+        impulse[1] = -s * n[1] * invH;
+        impulse[2] = -s * n[2] * invH;
+        body.contacts._push(collider, impulse, anchor, context);
+        if (dynamic) {
+            collider._turn(impulse, anchor, context);
         }
     }
 

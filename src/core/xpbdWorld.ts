@@ -405,7 +405,6 @@ export class XpbdWorld {
             sets[k].lambdas.fill(0);
         }
         body.pins.lambdas.fill(0);
-        body.attachments.beginSubstep();
         body.contacts.beginSubstep();
     }
 
