@@ -60,6 +60,7 @@ export {
     type ClothDefaults,
     type ColliderDefaults,
     type ImpostorDefaults,
+    type RopeDefaults,
     type SoftBodyImpostorDefaults,
     type WorldDefaults,
     type XpbdDefaults,
