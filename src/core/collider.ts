@@ -101,6 +101,13 @@ export class Collider {
     public readonly angularImpulse = new Float64Array(3);
     /** Impulse-weighted centroid of the contacts of the last step (world); valid when {@link impulse} is not zero. */
     public readonly impulsePoint = new Float64Array(3);
+    /**
+     * Soft-body particles attached to this collider (see `ColliderAttachments`), kept by the attachments. Their held
+     * solve pulls the collider back to the pins' reach over one step, so a host that learns {@link loadMass} leaves a
+     * tied collider at 0: a learned load would scale the mass and inertia the solve works with, not the host's, and
+     * the host would overshoot every correction.
+     */
+    public attachedParticles = 0;
     /** Host data: whatever the host needs to find its own body again. */
     public userData: unknown = null;
 

@@ -17,7 +17,8 @@ import { TETHER_ANCHORS } from "./tetherConstraints.js";
  *
  * A light rope cannot stop a heavy crate one correction at a time (its particle would take nearly all of it). So, as
  * with the held contacts (`heldContacts.ts`), the pins hold the crate directly: the anchor gets the particle's tethers
- * (maximum distances to the pins), solved on the collider alone, and the tethers hand the load to the pins.
+ * (maximum distances to the pins), solved at velocity level on the collider alone ({@link solveHeld}), and the
+ * tethers hand the load to the pins.
  *
  * The impulses count as collider impulses of the body (`ParticleContacts.impulse`), so `SoftBody.pinForce` stays the
  * force of the pins alone: a rope pinned at its top carrying a crate shows the weight of both there.
@@ -41,12 +42,17 @@ export class ColliderAttachments {
     private readonly _direction = new Float64Array(3);
     private readonly _impulse = new Float64Array(3);
     private readonly _bodyInverseMass = new Float64Array(1);
+    /** Velocity of the anchor (world), for the held solve. */
+    private readonly _surface = new Float64Array(3);
+    /** Impulse (N·s) accumulated on each tether of each attachment in the current held solve. */
+    private readonly _held: Float64Array;
 
     /** @param capacity - the body's particle capacity */
     public constructor(capacity: number) {
         this.colliders = new Array<Collider | null>(capacity).fill(null);
         this.anchors = new Float64Array(3 * capacity);
         this.particles = new Int32Array(capacity);
+        this._held = new Float64Array(capacity * TETHER_ANCHORS);
     }
 
     /**
@@ -59,6 +65,11 @@ export class ColliderAttachments {
         if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) {
             throw new RangeError(`attach: the anchor of particle ${particle} must be finite, got (${x}, ${y}, ${z})`);
         }
+        const previous = this.colliders[particle];
+        if (previous !== null) {
+            previous.attachedParticles--;
+        }
+        collider.attachedParticles++;
         this.colliders[particle] = collider;
         this.anchors[3 * particle] = x;
         this.anchors[3 * particle + 1] = y;
@@ -69,7 +80,9 @@ export class ColliderAttachments {
     /** Frees `particle` from its collider (nothing when it has none). Not during a step. */
     public detach(particle: number): void {
         indexBelow(particle, this.colliders.length, "detach: particle");
-        if (this.colliders[particle] !== null) {
+        const collider = this.colliders[particle];
+        if (collider !== null) {
+            collider.attachedParticles--;
             this.colliders[particle] = null;
             this._rebuild();
         }
@@ -86,6 +99,7 @@ export class ColliderAttachments {
             }
         }
         if (freed > 0) {
+            collider.attachedParticles -= freed;
             this._rebuild();
         }
         return freed;
@@ -111,9 +125,6 @@ export class ColliderAttachments {
             const collider = this.colliders[p] as Collider;
             const i = 3 * p;
             const w = invMass[p];
-            if (w > 0 && collider.motion === ColliderMotion.Dynamic && body.tethers.enabled) {
-                this._holdByTethers(body, collider, p, context);
-            }
             this._worldAnchor(collider, p, anchor);
             pull[0] = anchor[0] - x[i];
             pull[1] = anchor[1] - x[i + 1];
@@ -124,39 +135,95 @@ export class ColliderAttachments {
     }
 
     /**
-     * Keeps the anchor of particle `p` within reach of the pins the particle is tethered to (see `tetherConstraints.ts`):
-     * the anchor gets the particle's tethers, each a maximum distance to a pin, solved on the collider alone. Through
-     * them the pins hold the collider directly, as firmly as they hold the particle, while the particle's own
-     * attachment (shared by mass) only keeps it on the anchor.
+     * Puts every free attached particle of `body` on its anchor, without changing its velocity: at the start of a
+     * step, after the host moved the colliders to where its own step left them. A host's rigid-body engine moves a
+     * body through contacts the soft world does not see (a crate landing on a plank); closing that gap in the first
+     * substep instead would throw the particle at the gap's size over one substep, and a light rope far.
      */
-    private _holdByTethers(body: SoftBody, collider: Collider, p: number, context: SubstepContext): void {
-        const tethers = body.tethers;
+    public carry(body: SoftBody): void {
         const x = body.positions;
         const anchor = this._anchor;
-        const pull = this._pull;
-        for (let rank = 0; rank < TETHER_ANCHORS; rank++) {
-            const slot = tethers.slotOf[p * TETHER_ANCHORS + rank];
-            if (slot < 0) {
-                break;
-            }
-            const a = 3 * tethers.anchors[slot];
-            const limit = tethers.lengths[slot] * tethers.slack;
-            this._worldAnchor(collider, p, anchor);
-            const dx = anchor[0] - x[a];
-            const dy = anchor[1] - x[a + 1];
-            const dz = anchor[2] - x[a + 2];
-            const distance = Math.sqrt(dx * dx + dy * dy + dz * dz);
-            if (distance <= limit) {
+        for (let k = 0; k < this.count; k++) {
+            const p = this.particles[k];
+            if (body.inverseMasses[p] === 0) {
                 continue;
             }
-            // The collider goes back along the tether to its limit (`_close` moves it against the gap it is given);
-            // the particle (weight 0 here) does not move.
-            const k = (distance - limit) / distance;
-            pull[0] = dx * k;
-            pull[1] = dy * k;
-            pull[2] = dz * k;
-            pull[3] = 0;
-            this._close(body, collider, p, context);
+            this._worldAnchor(this.colliders[p] as Collider, p, anchor);
+            x[3 * p] = anchor[0];
+            x[3 * p + 1] = anchor[1];
+            x[3 * p + 2] = anchor[2];
+        }
+    }
+
+    /**
+     * The held solve of the attachments, once per substep after the colliders' accelerations and before they move
+     * (as `ParticleContacts.solveHeld`): the anchor of every particle tied to a dynamic collider gets the particle's
+     * tethers (its maximum distances to the pins, see `tetherConstraints.ts`), solved at velocity level on the
+     * collider alone by sequential impulses (`HELD_ROUNDS` rounds, accumulated, pulling only). A tether may close its
+     * slack within the step, and a stretched one is pulled back over one step: the host moves the body by its end
+     * velocity times the step, so a gap closed at substep speed would be overshot by the host and swing back larger.
+     * Through these the pins hold the collider directly, as firmly as the particle, while the particle's own
+     * attachment (in the passes, shared by mass) keeps it on the anchor.
+     */
+    public solveHeld(body: SoftBody, context: SubstepContext): void {
+        const tethers = body.tethers;
+        if (!tethers.enabled) {
+            return;
+        }
+        const x = body.positions;
+        const v = body.velocities;
+        const anchor = this._anchor;
+        const n = this._direction;
+        const surface = this._surface;
+        const impulse = this._impulse;
+        const accumulated = this._held;
+        accumulated.fill(0, 0, this.count * TETHER_ANCHORS);
+        const invDt = 1 / context.dt;
+        for (let round = 0; round < HELD_ROUNDS; round++) {
+            for (let k = 0; k < this.count; k++) {
+                const p = this.particles[k];
+                const collider = this.colliders[p] as Collider;
+                if (collider.motion !== ColliderMotion.Dynamic || body.inverseMasses[p] === 0) {
+                    continue;
+                }
+                for (let rank = 0; rank < TETHER_ANCHORS; rank++) {
+                    const slot = tethers.slotOf[p * TETHER_ANCHORS + rank];
+                    if (slot < 0) {
+                        break;
+                    }
+                    const a = 3 * tethers.anchors[slot];
+                    this._worldAnchor(collider, p, anchor);
+                    const dx = anchor[0] - x[a];
+                    const dy = anchor[1] - x[a + 1];
+                    const dz = anchor[2] - x[a + 2];
+                    const distance = Math.sqrt(dx * dx + dy * dy + dz * dz);
+                    if (distance < 1e-12) {
+                        continue;
+                    }
+                    n[0] = dx / distance;
+                    n[1] = dy / distance;
+                    n[2] = dz / distance;
+                    const gap = distance - tethers.lengths[slot] * tethers.slack;
+                    collider.pointVelocity(anchor, surface);
+                    // Speed of the anchor away from the pin (whose velocity the pinned particle carries).
+                    const away = (surface[0] - v[a]) * n[0] + (surface[1] - v[a + 1]) * n[1] + (surface[2] - v[a + 2]) * n[2];
+                    collider._inverseMassAt(anchor, n, this._bodyInverseMass);
+                    const slotIndex = k * TETHER_ANCHORS + rank;
+                    const previous = accumulated[slotIndex];
+                    // Slack may close within the step; a stretch is taken back at a bounded speed.
+                    const target = gap <= 0 ? -gap * invDt : -Math.min(gap * invDt, HELD_PULL_SPEED);
+                    const total = Math.max(previous + (away - target) / this._bodyInverseMass[0], 0);
+                    accumulated[slotIndex] = total;
+                    const j = total - previous;
+                    if (j === 0) {
+                        continue;
+                    }
+                    impulse[0] = -j * n[0];
+                    impulse[1] = -j * n[1];
+                    impulse[2] = -j * n[2];
+                    body.contacts._push(collider, impulse, anchor, null);
+                }
+            }
         }
     }
 
@@ -227,3 +294,8 @@ export class ColliderAttachments {
         this.count = count;
     }
 }
+
+/** Rounds of the attachments' held solve per substep. */
+const HELD_ROUNDS = 4;
+/** Largest speed (m/s) at which the held solve pulls a collider back to its tethers' reach. */
+const HELD_PULL_SPEED = 0.1;

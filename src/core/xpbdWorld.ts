@@ -281,6 +281,9 @@ export class XpbdWorld {
                 const body = this.bodies[b];
                 if (!body.sleeping && body.tethers.enabled) {
                     body.contacts.solveHeld(body, broadPhase.slotColliders, broadPhase.slotShapes, context);
+                    if (body.attachments.count > 0) {
+                        body.attachments.solveHeld(body, context);
+                    }
                 }
             }
             for (let c = 0; c < this.colliders.length; c++) {
@@ -355,6 +358,9 @@ export class XpbdWorld {
         recordStartMomentum(body);
         if (body.sleeping) {
             return;
+        }
+        if (body.attachments.count > 0) {
+            body.attachments.carry(body);
         }
         // A value written between steps (by the host or a user) is checked before it becomes the "last valid" state.
         if (this._containInvalid(body)) {

@@ -146,6 +146,11 @@ describe("ColliderAttachments", () => {
         attachments.attach(0, a, 0, 0, 0);
         attachments.attach(1, a, 0.1, 0, 0);
         expect(Array.from(attachments.particles.subarray(0, attachments.count))).toEqual([0, 1, 3]);
+        // The colliders count their particles (a host learning loads leaves tied colliders alone).
+        expect([a.attachedParticles, b.attachedParticles]).toEqual([2, 1]);
+        attachments.attach(1, b, 0, 0, 0);
+        expect([a.attachedParticles, b.attachedParticles]).toEqual([1, 2]);
+        attachments.attach(1, a, 0.1, 0, 0);
         attachments.detach(1);
         attachments.detach(2);
         expect(Array.from(attachments.particles.subarray(0, attachments.count))).toEqual([0, 3]);
@@ -153,6 +158,7 @@ describe("ColliderAttachments", () => {
         world.removeCollider(b);
         expect(attachments.count).toBe(0);
         expect(attachments.colliders.every((c) => c === null)).toBe(true);
+        expect([a.attachedParticles, b.attachedParticles]).toEqual([0, 0]);
         expect(() => attachments.attach(4, a, 0, 0, 0)).toThrow(RangeError);
         expect(() => attachments.attach(-1, a, 0, 0, 0)).toThrow(/out of range/);
         expect(() => attachments.attach(0, a, NaN, 0, 0)).toThrow(/must be finite/);
