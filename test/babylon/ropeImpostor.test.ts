@@ -127,6 +127,56 @@ describe("RopeImpostor with Havok", () => {
         expect(box.body.getLinearVelocity().length()).toBeLessThan(1e-2);
     });
 
+    it("a plank bridge on two ropes holds crates: the pins carry the ropes, planks and crates (± 2%)", () => {
+        const xpbd = plugin(h);
+        // Two 3 m ropes of 1 kg sagging 0.2 m, pinned at both ends, 0.8 m apart; five 5 kg planks tied to both.
+        const sag = (x: number): number => 2 - 0.2 * (1 - (x / 1.5) ** 2);
+        const ropes = [-0.4, 0.4].map((z) => {
+            const path = Array.from({ length: 31 }, (_, k) => new Vector3(-1.5 + 0.1 * k, sag(-1.5 + 0.1 * k), z));
+            return new RopeImpostor(path, { mass: 1, radius: 0.02, segments: 60, pins: [0, 60] }, xpbd);
+        });
+        const planks: TestBody[] = [];
+        for (let k = 0; k < 5; k++) {
+            const x = -1.2 + 0.6 * k;
+            // Along the ropes' slope, its top face 2 cm (a rope radius) under them.
+            const angle = Math.atan((0.4 * x) / 2.25);
+            const plank = createBody(
+                h.scene,
+                { kind: "box", extents: [0.5, 0.04, 1] },
+                {
+                    motionType: PhysicsMotionType.DYNAMIC,
+                    position: [x, sag(x) - 0.04, 0],
+                    rotation: [0, 0, Math.sin(angle / 2), Math.cos(angle / 2)],
+                    mass: 5,
+                },
+            );
+            for (const rope of ropes) {
+                const p = Math.round((x + 1.5) / 0.05);
+                rope.attachToBody([p - 4, p + 4], plank.body);
+            }
+            planks.push(plank);
+        }
+        const crates = [crate(h, 4, 0.3, [-0.6, 2.6, 0]), crate(h, 4, 0.3, [0.6, 2.9, 0.1])];
+        h.step(240);
+        let force = 0;
+        for (let s = 0; s < 30; s++) {
+            h.step();
+            force += ropes[0].getPinForce().y + ropes[1].getPinForce().y;
+        }
+        force /= 30;
+        const total = (2 * 1 + 5 * 5 + 2 * 4) * G;
+        console.log(`bridge pins ${force.toFixed(1)} N for ${total.toFixed(1)} N`);
+        expect(Math.abs(force / total - 1)).toBeLessThan(0.02);
+        // The crates rest on their planks, and the ropes stretched less than 5%.
+        for (const [k, c] of crates.entries()) {
+            expect(c.node.position.y - planks[k === 0 ? 1 : 3].node.position.y).toBeGreaterThan(0.1);
+        }
+        for (const rope of ropes) {
+            expect(rope.body.stats.maxEdgeRatio).toBeLessThan(1.05);
+            expect(Array.from(rope.body.positions).every(Number.isFinite)).toBe(true);
+        }
+    });
+
     it("conserves momentum (± 1%) when a free rope hits a dynamic crate (no gravity)", async () => {
         h.dispose();
         h = await createHavokScene({ gravity: [0, 0, 0] });
