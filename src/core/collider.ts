@@ -117,6 +117,8 @@ export class Collider {
     public readonly _com = new Float64Array(3);
     /** World inverse inertia tensor (row-major). @internal */
     public readonly _invInertia = new Float64Array(9);
+    /** Half the rotation vector of the next {@link _rotate}. */
+    private readonly _halfTurn = new Float64Array(3);
     /** Sum of |j| over contacts, for the impulse point. @internal */
     public _impulseWeight = 0;
 
@@ -228,14 +230,25 @@ export class Collider {
         this._com[0] += v[0] * h;
         this._com[1] += v[1] * h;
         this._com[2] += v[2] * h;
-        this._rotate(0.5 * h * w[0], 0.5 * h * w[1], 0.5 * h * w[2]);
+        const turn = this._halfTurn;
+        turn[0] = 0.5 * h * w[0];
+        turn[1] = 0.5 * h * w[1];
+        turn[2] = 0.5 * h * w[2];
+        this._rotate();
         if (this.motion === ColliderMotion.Dynamic) {
             this._updateInverseInertia();
         }
     }
 
-    /** Rotates about the centre of mass by `q += (hx, hy, hz, 0) ⊗ q` (half the rotation vector), normalised; the origin follows. */
-    private _rotate(hx: number, hy: number, hz: number): void {
+    /**
+     * Rotates about the centre of mass by `q += (h, 0) ⊗ q` with `h` = {@link _halfTurn} (half the rotation vector),
+     * normalised; the origin follows. The numbers come in an array: as arguments they would be boxed whenever the JIT
+     * does not inline the call.
+     */
+    private _rotate(): void {
+        const hx = this._halfTurn[0];
+        const hy = this._halfTurn[1];
+        const hz = this._halfTurn[2];
         const q = this.rotation;
         const qx = q[0] + hx * q[3] + hy * q[2] - hz * q[1];
         const qy = q[1] + hy * q[3] + hz * q[0] - hx * q[2];
@@ -334,13 +347,14 @@ export class Collider {
         const tz = rx * j[1] - ry * j[0];
         const i = this._invInertia;
         const h = 0.5 * context.h;
-        const hx = h * (i[0] * tx + i[1] * ty + i[2] * tz);
-        const hy = h * (i[3] * tx + i[4] * ty + i[5] * tz);
-        const hz = h * (i[6] * tx + i[7] * ty + i[8] * tz);
-        if (hx === 0 && hy === 0 && hz === 0) {
+        const turn = this._halfTurn;
+        turn[0] = h * (i[0] * tx + i[1] * ty + i[2] * tz);
+        turn[1] = h * (i[3] * tx + i[4] * ty + i[5] * tz);
+        turn[2] = h * (i[6] * tx + i[7] * ty + i[8] * tz);
+        if (turn[0] === 0 && turn[1] === 0 && turn[2] === 0) {
             return;
         }
-        this._rotate(hx, hy, hz);
+        this._rotate();
         this._updateInverseInertia();
     }
 
