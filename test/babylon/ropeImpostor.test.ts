@@ -9,6 +9,8 @@ import { CreateTube } from "@babylonjs/core/Meshes/Builders/tubeBuilder";
 import { CreateLines } from "@babylonjs/core/Meshes/Builders/linesBuilder";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
+import { PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
+import { PhysicsAggregate } from "@babylonjs/core/Physics/v2/physicsAggregate";
 import { createBody, createHavokScene, observerCounts, type HavokScene, type TestBody } from "../support/havokScene";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { RopeImpostor } from "../../src/babylon/ropeImpostor";
@@ -207,6 +209,32 @@ describe("RopeImpostor with Havok", () => {
         expect(touched).toBe(true);
         expect(box.body.getLinearVelocity().z).toBeGreaterThan(0.2);
         expect(Math.abs(after / before - 1)).toBeLessThan(0.01);
+    });
+});
+
+describe("RopeImpostor docs example", () => {
+    it('runs as written in docs/plugin.md, "Ropes"', async () => {
+        const h = await createHavokScene();
+        const scene = h.scene;
+        const xpbd = new XpbdPlugin(scene);
+        // From docs/plugin.md, "Ropes".
+        const rope = new RopeImpostor([new Vector3(0, 3, 0), new Vector3(0, 2, 0)], { radius: 0.015, mass: 0.1, pins: [0] }, xpbd);
+        const crateMesh = CreateBox("crate", { size: 0.1 }, scene);
+        crateMesh.position.set(0, 1.95, 0);
+        const aggregate = new PhysicsAggregate(crateMesh, PhysicsShapeType.BOX, { mass: 1 }, scene);
+        rope.attachToBody([rope.particleCount - 1], aggregate.body);
+        aggregate.body.setLinearVelocity(new Vector3(1, 0, 0));
+        // A quarter of a period (about 2.07 s): at the end of its swing.
+        h.step(31);
+        // It swings on the rope: sideways, still 1.05 m from the pin (± 5 mm), the pin carrying most of both weights (at
+        // the end of an 18° swing the rope's pull upwards is m·g·cos²θ ≈ 0.91 m·g).
+        expect(crateMesh.position.x).toBeGreaterThan(0.2);
+        expect(Math.abs(Vector3.Distance(crateMesh.position, new Vector3(0, 3, 0)) - 1.05)).toBeLessThan(5e-3);
+        expect(rope.getPinForce().y).toBeGreaterThan(0.8 * 1.1 * G);
+        rope.detach([rope.particleCount - 1]);
+        h.step(30);
+        expect(crateMesh.position.y).toBeLessThan(1.5);
+        h.dispose();
     });
 });
 
