@@ -204,7 +204,7 @@ describe("RopeImpostor with Havok", () => {
         }
         const after = momentum();
         console.log(
-            `momentum before ${before.toFixed(5)}, after ${after.toFixed(5)} N·s (error ${((after / before - 1) * 100).toFixed(3)}%)`,
+            `momentum before ${before.toFixed(5)}, after ${after.toFixed(5)} N·s (relative error ${(after / before - 1).toExponential(2)})`,
         );
         expect(touched).toBe(true);
         expect(box.body.getLinearVelocity().z).toBeGreaterThan(0.2);
