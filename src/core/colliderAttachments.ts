@@ -18,7 +18,8 @@ import { TETHER_ANCHORS } from "./tetherConstraints.js";
  * A light rope cannot stop a heavy crate one correction at a time (its particle would take nearly all of it). So, as
  * with the held contacts (`heldContacts.ts`), the pins hold the crate directly: the anchor gets the particle's tethers
  * (maximum distances to the pins), solved at velocity level on the collider alone ({@link solveHeld}), and the
- * tethers hand the load to the pins.
+ * tethers hand the load to the pins. At the start of each step {@link carry} puts the particles back on their anchors,
+ * which the host may have moved.
  *
  * The impulses count as collider impulses of the body (`ParticleContacts.impulse`), so `SoftBody.pinForce` stays the
  * force of the pins alone: a rope pinned at its top carrying a crate shows the weight of both there.
