@@ -72,6 +72,7 @@ export const ropeBridge: Demo = {
                 { radius: ROPE_RADIUS, mass: ROPE_MASS, segments: 84, bendStiffness: 0.1, pins: [0, 84] },
                 xpbd,
             );
+            rope.mesh.name = z < 0 ? "near rope" : "far rope";
             rope.mesh.material = ropeMaterial;
             shadows.addShadowCaster(rope.mesh);
             ropes.push(rope);
@@ -103,6 +104,7 @@ export const ropeBridge: Demo = {
             { radius: 0.015, mass: 0.3, pins: [0] },
             xpbd,
         );
+        mooring.mesh.name = "mooring rope";
         mooring.mesh.material = ropeMaterial;
         shadows.addShadowCaster(mooring.mesh);
 
