@@ -13,6 +13,7 @@ import { hammock } from "./demos/hammock.js";
 import { hangingCloth } from "./demos/hangingCloth.js";
 import { inspectorShowcase } from "./demos/inspectorShowcase.js";
 import { cushions } from "./demos/cushions.js";
+import { ropeBridge } from "./demos/ropeBridge.js";
 import { jelly } from "./demos/jelly.js";
 import { enableParticleDragging } from "./demos/particleDragging.js";
 import { stress } from "./demos/stress.js";
@@ -38,7 +39,20 @@ declare global {
     }
 }
 
-const demos: readonly Demo[] = [hangingCloth, flag, cape, jelly, twoWay, stress, inspectorShowcase, tear, fold, hammock, cushions];
+const demos: readonly Demo[] = [
+    hangingCloth,
+    flag,
+    cape,
+    jelly,
+    twoWay,
+    stress,
+    inspectorShowcase,
+    tear,
+    fold,
+    hammock,
+    cushions,
+    ropeBridge,
+];
 const defaultDemo = hangingCloth;
 
 // Deep imports fail silently when a side-effect import is missing; make that loud (the e2e tests flag it).

@@ -1,6 +1,6 @@
 /**
  * babylon-xpbd: cloth and soft bodies for Babylon.js 9 simulated with XPBD beside Havok rigid bodies (physics v2).
- * This entry is what a Babylon scene needs: the plugin, the impostors, their options, defaults and events. The engine
+ * This entry is what a Babylon scene needs: the plugin, the impostors (cloth, soft bodies, ropes), their options, defaults and events. The engine
  * without Babylon (worlds, bodies, colliders, constraint sets, and the `SoftBody` and `StepStats` types that
  * `impostor.body` and `xpbd.stats` return) is the `babylon-xpbd/core` entry, and the mesh builders (cloth topology,
  * tetrahedralisation, render binding) are `babylon-xpbd/meshing`.
@@ -22,6 +22,8 @@ export {
 } from "./babylon/softImpostorOptions.js";
 export { CLOTH_IMPOSTOR_DEFAULTS, ClothImpostor, type ClothImpostorOptions, type ClothTearEvent } from "./babylon/clothImpostor.js";
 export { SOFT_BODY_IMPOSTOR_DEFAULTS, SoftBodyImpostor, type SoftBodyImpostorOptions } from "./babylon/softBodyImpostor.js";
+export { ROPE_IMPOSTOR_DEFAULTS, RopeImpostor, type RopeImpostorOptions } from "./babylon/ropeImpostor.js";
+export type { RopeRender } from "./babylon/ropeRenderSync.js";
 export type { PinTarget } from "./babylon/pinTargets.js";
 export type { XpbdParticlePick } from "./babylon/particlePicking.js";
 export { DEFAULT_GRAB_STIFFNESS } from "./core/particleGrab.js";

@@ -371,7 +371,10 @@ export class HavokColliderSync {
         // Asleep in Havok (or about to be: Havok then reports exactly zero) the body did not move whatever held it,
         // which tells nothing about its load.
         const still = v[0] === 0 && v[1] === 0 && v[2] === 0;
-        if (entry.lastStepValid && gravity > 0 && !still && isHavokBodyActive(this._plugin, body)) {
+        if (collider.attachedParticles > 0) {
+            // Tied to soft bodies: their held solve carries the body's load itself (see `Collider.attachedParticles`).
+            entry.massScale = 1;
+        } else if (entry.lastStepValid && gravity > 0 && !still && isHavokBodyActive(this._plugin, body)) {
             learnSupportedMass(entry, speed - entry.startSpeed, gravity * factor * dt);
         }
         entry.startSpeed = speed;

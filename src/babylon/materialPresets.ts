@@ -189,11 +189,11 @@ export const SoftBodyPresets: Readonly<Record<SoftBodyPresetName, SoftBodyPreset
  * Gives a built impostor a preset's values, as if it had been built with them: its stiffnesses, damping, friction,
  * drag and lift, and the mass the preset's density gives for the impostor's rest area (cloth) or mesh volume (soft
  * body). What the Inspector's preset dropdown does.
- * @throws Error when the preset is for the other kind of impostor
+ * @throws Error when the preset is for the other kind of impostor, or the impostor is a rope (no presets)
  */
 export function applyMaterialPreset(impostor: SoftImpostor, preset: ClothPreset | SoftBodyPreset): void {
     const cloth = "bendStiffness" in preset;
-    if (cloth !== (impostor.kind === "cloth")) {
+    if (impostor.kind === "rope" || cloth !== (impostor.kind === "cloth")) {
         throw new Error(
             `applyMaterialPreset: a ${cloth ? "cloth" : "soft body"} preset cannot be applied to a ${impostor.getClassName()} (mesh "${impostor.mesh.name}")`,
         );
@@ -214,9 +214,12 @@ export function applyMaterialPreset(impostor: SoftImpostor, preset: ClothPreset 
 
 /**
  * The name of the preset whose values the impostor has now (its stiffnesses, damping, friction, drag and lift, and a
- * mass its density gives within 0.1%), or null.
+ * mass its density gives within 0.1%), or null (always for a rope: there are no rope presets).
  */
 export function matchingMaterialPreset(impostor: SoftImpostor): ClothPresetName | SoftBodyPresetName | null {
+    if (impostor.kind === "rope") {
+        return null;
+    }
     const presets: Readonly<Record<string, ClothPreset | SoftBodyPreset>> = impostor.kind === "cloth" ? ClothPresets : SoftBodyPresets;
     const measure = impostor.kind === "cloth" ? restArea(impostor) : (impostor as SoftBodyImpostor).meshVolume;
     for (const [name, preset] of Object.entries(presets)) {

@@ -1,5 +1,5 @@
 /**
- * The part shared by {@link ClothImpostor} and {@link SoftBodyImpostor}: the render mesh and its core
+ * The part shared by {@link ClothImpostor}, {@link SoftBodyImpostor} and {@link RopeImpostor}: the render mesh and its core
  * {@link SoftBody}, pins in render-vertex indices, body-level queries and pushes, observables and disposal. The
  * option properties are in `softImpostorProperties.ts`, the option types and their mapping in `softImpostorOptions.ts`.
  */
@@ -10,7 +10,6 @@ import { Logger } from "@babylonjs/core/Misc/logger";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import type { Node } from "@babylonjs/core/node";
 import { ParticleGrab, SoftBodyEventType, unitInterval, type SoftBody } from "../core/index.js";
-import type { RenderMeshSync } from "./renderMeshSync.js";
 import { PinDriver, type PinTarget } from "./pinTargets.js";
 import type { XpbdPlugin } from "./xpbdPlugin.js";
 import type { ImpostorStiffness, ResolvedSoftImpostorOptions, SoftImpostorKind } from "./softImpostorOptions.js";
@@ -24,6 +23,19 @@ export interface SoftImpostorEvent {
     element: number;
     /** For over-stretch: its length / rest length; otherwise 0. */
     value: number;
+}
+
+/**
+ * What writes an impostor's simulated shape into its render mesh: `RenderMeshSync` for triangle meshes,
+ * `RopeRenderSync` for ropes. @internal
+ */
+export interface RenderWriter {
+    /** World positions per render vertex, filled by the impostor before {@link RenderWriter.update}. */
+    worldPositions: Float64Array;
+    /** Whether the mesh's world matrix changed since the last update. */
+    readonly meshMoved: boolean;
+    /** Writes {@link RenderWriter.worldPositions} into the mesh. */
+    update(): void;
 }
 
 /**
@@ -55,7 +67,7 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
     private readonly _tmp = new Float64Array(3);
 
     /**
-     * @param kind - cloth or soft body
+     * @param kind - cloth, soft body or rope
      * @param mesh - the render mesh
      * @param body - the core body (not yet in a world)
      * @param vertexToParticle - render vertex → particle (see {@link SoftImpostor.vertexToParticle})
@@ -75,7 +87,7 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
         public readonly plugin: XpbdPlugin,
         options: ResolvedSoftImpostorOptions,
         stiffness: ImpostorStiffness,
-        private readonly _renderSync: RenderMeshSync,
+        private readonly _renderSync: RenderWriter,
     ) {
         super(kind, body, options, stiffness);
         this._vertexToParticle = vertexToParticle;
@@ -205,9 +217,6 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
             }
         }
     }
-
-    /** The class name, as Babylon objects report it ("ClothImpostor" or "SoftBodyImpostor"). */
-    public abstract getClassName(): string;
 
     /** Mass-weighted centre of the particles (world), as a new vector. */
     public getCenterOfMass(): Vector3 {
@@ -349,6 +358,14 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
         }
     }
 
+    /**
+     * Called by the plugin before each step once the colliders mirror Havok's bodies (after {@link _beforeStep}): a
+     * rope ties its particles to the colliders of the bodies it is attached to here. @internal
+     */
+    public _afterCollidersSynced(): void {
+        // Only impostors tied to bodies have anything to do.
+    }
+
     /** Marks the render mesh out of date; called by the plugin after each step. @internal */
     public _afterStep(): void {
         this._renderDirty = true;
@@ -392,7 +409,8 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
     /** Fills world positions per render vertex from the particles. */
     protected abstract _writeRenderPositions(out: Float64Array): void;
 
-    private _particle(vertexIndex: number): number {
+    /** The particle of a render vertex; throws a RangeError naming it when it is out of range. */
+    protected _particle(vertexIndex: number): number {
         if (!Number.isInteger(vertexIndex) || vertexIndex < 0 || vertexIndex >= this.vertexToParticle.length) {
             throw new RangeError(`vertex index ${vertexIndex} is out of range [0, ${this.vertexToParticle.length})`);
         }

@@ -13,8 +13,8 @@ import {
     type SoftBodyOptions,
 } from "../core/index.js";
 
-/** Which kind of impostor: a triangle-mesh cloth or a tetrahedral soft body. */
-export type SoftImpostorKind = "cloth" | "softBody";
+/** Which kind of impostor: a triangle-mesh cloth, a tetrahedral soft body or a rope. */
+export type SoftImpostorKind = "cloth" | "softBody" | "rope";
 
 /** Options shared by both impostors; every field has a default. Stiffnesses are sliders in [0, 1]. */
 export interface SoftImpostorOptions {
@@ -108,6 +108,8 @@ export interface SoftImpostorOptionValues extends Required<Omit<SoftImpostorOpti
     maxTearParticles?: number;
     /** Pressure (Pa) of the gas at the rest volume (cloth built with one; 0: no gas). */
     pressure?: number;
+    /** Radius (m) of a rope: its collision thickness. */
+    radius?: number;
 }
 
 /** {@link SoftImpostorOptions} with the defaults filled in (`staticFriction` follows `friction` when absent). */

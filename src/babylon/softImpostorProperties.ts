@@ -22,7 +22,7 @@ export abstract class SoftImpostorProperties {
      * @internal
      */
     protected constructor(
-        /** `"cloth"` or `"softBody"`. */
+        /** `"cloth"`, `"softBody"` or `"rope"`. */
         public readonly kind: SoftImpostorKind,
         /** The simulated body (positions in world space). */
         public readonly body: SoftBody,
@@ -253,8 +253,11 @@ export abstract class SoftImpostorProperties {
         return complianceFromStiffness(value, mapping);
     }
 
+    /** The class name, as Babylon objects report it ("ClothImpostor", "SoftBodyImpostor" or "RopeImpostor"). */
+    public abstract getClassName(): string;
+
     /** The impostor class, for error messages. */
     protected get _caller(): string {
-        return this.kind === "cloth" ? "ClothImpostor" : "SoftBodyImpostor";
+        return this.getClassName();
     }
 }

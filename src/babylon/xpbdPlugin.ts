@@ -250,7 +250,7 @@ export class XpbdPlugin extends XpbdPluginProperties {
 
     /** Registers an impostor and its body. @internal */
     public _addImpostor(impostor: SoftImpostor): void {
-        this._checkUsable(impostor.kind === "cloth" ? "ClothImpostor" : "SoftBodyImpostor");
+        this._checkUsable(impostor.getClassName());
         if (this.getImpostorForMesh(impostor.mesh)) {
             throw new Error(`mesh "${impostor.mesh.name}" already has an impostor`);
         }
@@ -316,6 +316,9 @@ export class XpbdPlugin extends XpbdPluginProperties {
             t0 = t;
         }
         this._colliders.beforeStep(dt);
+        for (let i = 0; i < impostors.length; i++) {
+            impostors[i]._afterCollidersSynced();
+        }
         if (profile) {
             const t = performance.now();
             timings.colliderSyncMs = t - t0;

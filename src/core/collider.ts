@@ -101,6 +101,13 @@ export class Collider {
     public readonly angularImpulse = new Float64Array(3);
     /** Impulse-weighted centroid of the contacts of the last step (world); valid when {@link impulse} is not zero. */
     public readonly impulsePoint = new Float64Array(3);
+    /**
+     * Soft-body particles attached to this collider (see `ColliderAttachments`), kept by the attachments. Their held
+     * solve pulls the collider back to the pins' reach over one step, so a host that learns {@link loadMass} leaves a
+     * tied collider at 0: a learned load would scale the mass and inertia the solve works with, not the host's, and
+     * the host would overshoot every correction.
+     */
+    public attachedParticles = 0;
     /** Host data: whatever the host needs to find its own body again. */
     public userData: unknown = null;
 
@@ -110,6 +117,8 @@ export class Collider {
     public readonly _com = new Float64Array(3);
     /** World inverse inertia tensor (row-major). @internal */
     public readonly _invInertia = new Float64Array(9);
+    /** Half the rotation vector of the next {@link _rotate}. */
+    private readonly _halfTurn = new Float64Array(3);
     /** Sum of |j| over contacts, for the impulse point. @internal */
     public _impulseWeight = 0;
 
@@ -221,11 +230,26 @@ export class Collider {
         this._com[0] += v[0] * h;
         this._com[1] += v[1] * h;
         this._com[2] += v[2] * h;
+        const turn = this._halfTurn;
+        turn[0] = 0.5 * h * w[0];
+        turn[1] = 0.5 * h * w[1];
+        turn[2] = 0.5 * h * w[2];
+        this._rotate();
+        if (this.motion === ColliderMotion.Dynamic) {
+            this._updateInverseInertia();
+        }
+    }
+
+    /**
+     * Rotates about the centre of mass by `q += (h, 0) ⊗ q` with `h` = {@link _halfTurn} (half the rotation vector),
+     * normalised; the origin follows. The numbers come in an array: as arguments they would be boxed whenever the JIT
+     * does not inline the call.
+     */
+    private _rotate(): void {
+        const hx = this._halfTurn[0];
+        const hy = this._halfTurn[1];
+        const hz = this._halfTurn[2];
         const q = this.rotation;
-        const hx = 0.5 * h * w[0];
-        const hy = 0.5 * h * w[1];
-        const hz = 0.5 * h * w[2];
-        // q += ½h (ω, 0) ⊗ q, then normalise.
         const qx = q[0] + hx * q[3] + hy * q[2] - hz * q[1];
         const qy = q[1] + hy * q[3] + hz * q[0] - hx * q[2];
         const qz = q[2] + hz * q[3] + hx * q[1] - hy * q[0];
@@ -241,9 +265,6 @@ export class Collider {
         this.position[0] = this._com[0] - (m[0] * c[0] + m[1] * c[1] + m[2] * c[2]);
         this.position[1] = this._com[1] - (m[3] * c[0] + m[4] * c[1] + m[5] * c[2]);
         this.position[2] = this._com[2] - (m[6] * c[0] + m[7] * c[1] + m[8] * c[2]);
-        if (this.motion === ColliderMotion.Dynamic) {
-            this._updateInverseInertia();
-        }
     }
 
     /**
@@ -308,6 +329,33 @@ export class Collider {
             this.position[axis] += dv * h;
         }
         this.recordImpulse(j, p);
+    }
+
+    /**
+     * Turns a dynamic collider inside the substep by what the impulse `j` at world point `p` (already applied with
+     * {@link _applyImpulse}) added to its angular velocity: the rotation `h·I⁻¹(r × j)` about the centre of mass. A
+     * positional constraint (an attachment) needs the body where the correction put it before its next projection;
+     * without the turn it would push the same correction into the angular velocity again and again.
+     * @internal solver use
+     */
+    public _turn(j: Float64Array, p: Float64Array, context: SubstepContext): void {
+        const rx = p[0] - this._com[0];
+        const ry = p[1] - this._com[1];
+        const rz = p[2] - this._com[2];
+        const tx = ry * j[2] - rz * j[1];
+        const ty = rz * j[0] - rx * j[2];
+        const tz = rx * j[1] - ry * j[0];
+        const i = this._invInertia;
+        const h = 0.5 * context.h;
+        const turn = this._halfTurn;
+        turn[0] = h * (i[0] * tx + i[1] * ty + i[2] * tz);
+        turn[1] = h * (i[3] * tx + i[4] * ty + i[5] * tz);
+        turn[2] = h * (i[6] * tx + i[7] * ty + i[8] * tz);
+        if (turn[0] === 0 && turn[1] === 0 && turn[2] === 0) {
+            return;
+        }
+        this._rotate();
+        this._updateInverseInertia();
     }
 
     /** Adds the impulse `j` at world point `p` to the accumulator only (static and kinematic supports: their motion is given). */

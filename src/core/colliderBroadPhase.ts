@@ -108,7 +108,12 @@ export class ColliderBroadPhase {
             for (let k = 0; k < found; k++) {
                 const slot = query[k];
                 const collider = this.slotColliders[slot];
-                if ((collider.membership & body.collideWith) !== 0 && (collider.collideWith & body.membership) !== 0) {
+                // A particle attached to a collider does not collide with it (it sits on its surface, or inside).
+                if (
+                    (collider.membership & body.collideWith) !== 0 &&
+                    (collider.collideWith & body.membership) !== 0 &&
+                    body.attachments.colliders[p] !== collider
+                ) {
                     contacts.add(p, slot);
                     contacts.kinematicNear ||= collider.motion === ColliderMotion.Kinematic && this.slotShapes[slot].swept;
                 }

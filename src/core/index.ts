@@ -13,6 +13,7 @@ export type { ConstraintSet } from "./constraintSet.js";
 export { ISOMETRIC_BEND_MAX_REST_ANGLE, IsometricBendConstraints } from "./isometricBendConstraints.js";
 export { COMPLIANCE_AT_ZERO_STIFFNESS, complianceFromStiffness, pinComplianceFromWeight } from "./stiffness.js";
 export { Collider, ColliderMotion, type ColliderOptions } from "./collider.js";
+export { ColliderAttachments } from "./colliderAttachments.js";
 export { ColliderGrid } from "./colliderGrid.js";
 export { ColliderShape, ColliderShapeKind, THIN_BOX_HALF_EXTENT } from "./colliderShape.js";
 export { DistanceConstraints } from "./distanceConstraints.js";
@@ -59,6 +60,7 @@ export {
     type ClothDefaults,
     type ColliderDefaults,
     type ImpostorDefaults,
+    type RopeDefaults,
     type SoftBodyImpostorDefaults,
     type WorldDefaults,
     type XpbdDefaults,

@@ -1,4 +1,5 @@
 import { ClothTearing } from "./clothTearing.js";
+import { ColliderAttachments } from "./colliderAttachments.js";
 import { colourOrder, reorderConstraints } from "./constraintColouring.js";
 import type { ConstraintSet } from "./constraintSet.js";
 import { DistanceConstraints } from "./distanceConstraints.js";
@@ -74,6 +75,8 @@ export class SoftBody {
     public readonly tethers: TetherConstraints;
     /** Contact candidates. */
     public readonly contacts: ParticleContacts;
+    /** Particles attached to points of colliders (see {@link ColliderAttachments}). */
+    public readonly attachments: ColliderAttachments;
     /**
      * The WebAssembly memory holding the arrays the hot loops touch (positions, inverse masses, the stretch, shear
      * and isometric bending lists, the tethers), whose kernels then run those loops; null when
@@ -220,6 +223,7 @@ export class SoftBody {
         this.tethers = new TetherConstraints(capacity, graph, stretchCapacity + shearCapacity, memory);
         this.tethers.enabled = o.tethers;
         this.contacts = new ParticleContacts(capacity * o.maxContactsPerParticle);
+        this.attachments = new ColliderAttachments(capacity);
         this.stretchResidual = new Float32Array(capacity);
         this.bendResidual = new Float32Array(capacity);
         this.volumeResidual = new Float32Array(capacity);

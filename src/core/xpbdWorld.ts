@@ -141,10 +141,15 @@ export class XpbdWorld {
         this._broadPhase.slotsDirty = true;
     }
 
-    /** Removes a collider. */
+    /** Removes a collider; particles attached to it (`SoftBody.attachments`) are freed. */
     public removeCollider(collider: Collider): void {
         const index = this.colliders.indexOf(collider);
         if (index >= 0) {
+            for (let b = 0; b < this.bodies.length; b++) {
+                if (this.bodies[b].attachments.detachCollider(collider) > 0) {
+                    this.bodies[b].wake();
+                }
+            }
             this.colliders.splice(index, 1);
             this._broadPhase.slotsDirty = true;
         }
@@ -276,6 +281,9 @@ export class XpbdWorld {
                 const body = this.bodies[b];
                 if (!body.sleeping && body.tethers.enabled) {
                     body.contacts.solveHeld(body, broadPhase.slotColliders, broadPhase.slotShapes, context);
+                    if (body.attachments.count > 0) {
+                        body.attachments.solveHeld(body, context);
+                    }
                 }
             }
             for (let c = 0; c < this.colliders.length; c++) {
@@ -350,6 +358,9 @@ export class XpbdWorld {
         recordStartMomentum(body);
         if (body.sleeping) {
             return;
+        }
+        if (body.attachments.count > 0) {
+            body.attachments.carry(body);
         }
         // A value written between steps (by the host or a user) is checked before it becomes the "last valid" state.
         if (this._containInvalid(body)) {
@@ -437,6 +448,9 @@ export class XpbdWorld {
         }
         body.pins.projectSoft(x, w, context);
         body.contacts.project(body, this._broadPhase.slotColliders, this._broadPhase.slotShapes, context);
+        if (body.attachments.count > 0) {
+            body.attachments.project(body, context);
+        }
     }
 
     /** The end of a substep of one body: velocities from the motion, then restitution. */

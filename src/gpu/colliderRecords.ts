@@ -132,7 +132,7 @@ const SHAPE_NAMES: Partial<Record<ColliderShapeKind, string>> = {
 /**
  * The first feature of `body` or `colliders` that the WebGPU solver does not have yet, named for a message, or null
  * when the GPU can simulate them as the CPU does. Missing today: convex hull and triangle mesh shapes, dynamic
- * colliders (two-way coupling), restitution, self-collision. What the GPU does differently without changing the motion (no sleep,
+ * colliders (two-way coupling), restitution, self-collision, attachments to colliders (ropes tied to bodies). What the GPU does differently without changing the motion (no sleep,
  * no statistics or events) is not a missing feature: see docs/webgpu.md.
  */
 export function unsupportedGpuFeature(body: SoftBody, colliders: readonly Collider[]): string | null {
@@ -141,6 +141,9 @@ export function unsupportedGpuFeature(body: SoftBody, colliders: readonly Collid
     }
     if (body.selfCollision) {
         return "self-collision";
+    }
+    if (body.attachments.count > 0) {
+        return "collider attachments";
     }
     for (const collider of colliders) {
         if (collider.motion === ColliderMotion.Dynamic) {

@@ -18,19 +18,32 @@ export const SECTION_TITLES = {
     diagnosis: "Diagnosis",
 } as const;
 
+/**
+ * Whether the pin painting and the heatmap apply to the impostor: they colour and pick its render vertices, which a
+ * rope's are not (its tube's rings, or its lines, follow the particles without being them).
+ */
+export function paintsVertices(impostor: SoftImpostor): boolean {
+    return impostor.kind !== "rope";
+}
+
 /** The impostor's panels as accordion sections (keyed by the impostor, so switching bodies starts fresh). */
 export function impostorSections(impostor: SoftImpostor, session: XpbdInspectorSession): ReactElement[] {
     const key = impostor.mesh.uniqueId;
+    const painted = paintsVertices(impostor)
+        ? [
+              <AccordionSection key={`pins-${key}`} title={SECTION_TITLES.pins}>
+                  <PinWeightsPanel impostor={impostor} session={session} />
+              </AccordionSection>,
+              <AccordionSection key={`heatmap-${key}`} title={SECTION_TITLES.heatmap}>
+                  <HeatmapPanel impostor={impostor} session={session} />
+              </AccordionSection>,
+          ]
+        : [];
     return [
         <AccordionSection key={`parameters-${key}`} title={SECTION_TITLES.parameters}>
             <ParametersPanel impostor={impostor} />
         </AccordionSection>,
-        <AccordionSection key={`pins-${key}`} title={SECTION_TITLES.pins}>
-            <PinWeightsPanel impostor={impostor} session={session} />
-        </AccordionSection>,
-        <AccordionSection key={`heatmap-${key}`} title={SECTION_TITLES.heatmap}>
-            <HeatmapPanel impostor={impostor} session={session} />
-        </AccordionSection>,
+        ...painted,
         <AccordionSection key={`contacts-${key}`} title={SECTION_TITLES.contacts}>
             <ContactsPanel impostor={impostor} session={session} />
         </AccordionSection>,

@@ -15,6 +15,7 @@ const ORDER: readonly (keyof SoftImpostorOptionValues)[] = [
     "shapeMatching",
     "pressure",
     "resolution",
+    "radius",
     "damping",
     "friction",
     "staticFriction",
@@ -38,6 +39,10 @@ export function parameterTable(impostor: SoftImpostor): Record<string, number | 
             .sort(),
     ];
     for (const key of keys) {
+        // A rope's thickness is its radius, and it has no surface to collide with itself.
+        if (impostor.kind === "rope" && (key === "thickness" || key === "selfCollision")) {
+            continue;
+        }
         const value = options[key];
         if (typeof value === "boolean") {
             table[key] = value;
@@ -51,12 +56,12 @@ export function parameterTable(impostor: SoftImpostor): Record<string, number | 
 /** `new ClothImpostor(mesh, { … }, xpbd);` with every option, preceded by the plugin's substeps and iterations. */
 export function parametersAsCode(impostor: SoftImpostor): string {
     const table = parameterTable(impostor);
-    const className = impostor.kind === "cloth" ? "ClothImpostor" : "SoftBodyImpostor";
+    const className = impostor.getClassName();
     const lines = Object.entries(table).map(([key, value]) => `    ${key}: ${formatValue(key, value)},`);
     const plugin = impostor.plugin;
     return [
         `// Solver quality (plugin-wide): new XpbdPlugin(scene, { substeps: ${plugin.substeps}, iterations: ${plugin.iterations} })`,
-        `const ${impostor.kind === "cloth" ? "cloth" : "softBody"} = new ${className}(mesh, {`,
+        `const ${impostor.kind} = new ${className}(mesh, {`,
         ...lines,
         "}, xpbd);",
     ].join("\n");

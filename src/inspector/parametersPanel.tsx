@@ -15,10 +15,11 @@ import { PresetLine } from "./presetLine.js";
 export function ParametersPanel({ impostor }: { impostor: SoftImpostor }): ReactElement {
     const { copy, element } = useCopyWithFallback("XpbdParameters");
     const cloth = impostor.kind === "cloth";
+    const softBody = impostor.kind === "softBody";
     const stiffness = { component: SyncedSliderPropertyLine, target: impostor, min: 0, max: 1, step: 0.01 } as const;
     return (
         <>
-            <PresetLine impostor={impostor} />
+            {impostor.kind !== "rope" && <PresetLine impostor={impostor} />}
             <BoundProperty
                 {...stiffness}
                 label="Stretch"
@@ -33,15 +34,15 @@ export function ParametersPanel({ impostor }: { impostor: SoftImpostor }): React
                     description="Shear stiffness in [0, 1] (the diagonals across each pair of triangles)."
                 />
             )}
-            {cloth && (
+            {!softBody && (
                 <BoundProperty
                     {...stiffness}
                     label="Bend"
                     propertyKey="bendStiffness"
-                    description="Bend stiffness in [0, 1] (dihedral angles)."
+                    description="Bend stiffness in [0, 1] (cloth: dihedral angles; rope: a distance across each joint)."
                 />
             )}
-            {!cloth && (
+            {softBody && (
                 <BoundProperty
                     {...stiffness}
                     label="Volume"

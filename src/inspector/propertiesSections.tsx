@@ -9,7 +9,7 @@ import { ContactsPanel } from "./contactsPanel.js";
 import { DiagnosisPanel } from "./diagnosisPanel.js";
 import { HeatmapPanel } from "./heatmapPanel.js";
 import { impostorOfEntity } from "./inspectorSession.js";
-import { SECTION_TITLES } from "./impostorSections.js";
+import { paintsVertices, SECTION_TITLES } from "./impostorSections.js";
 import { ParametersPanel } from "./parametersPanel.js";
 import { PinWeightsPanel } from "./pinWeightsPanel.js";
 import type { XpbdInspectorServiceDefinition } from "./serviceDefinition.js";
@@ -29,7 +29,7 @@ const definition: ServiceDefinition<[], [IPropertiesService, Sessions]> = {
     friendlyName: "XPBD soft body properties",
     consumes: [PropertiesServiceIdentity, XpbdSessionServiceIdentity],
     factory: (properties, sessions) => {
-        const panel = (render: (impostor: SoftImpostor, session: NonNullable<XpbdSessionService["session"]>) => ReactElement) =>
+        const panel = (render: (impostor: SoftImpostor, session: NonNullable<XpbdSessionService["session"]>) => ReactElement | null) =>
             function Panel({ context }: { context: Simulated }): ReactElement | null {
                 const session = useSession(sessions);
                 const impostor = impostorOfEntity(context);
@@ -51,15 +51,19 @@ const definition: ServiceDefinition<[], [IPropertiesService, Sessions]> = {
                     },
                     {
                         section: SECTION_TITLES.pins,
-                        component: panel((impostor, session) => (
-                            <PinWeightsPanel key={impostor.mesh.uniqueId} impostor={impostor} session={session} />
-                        )),
+                        component: panel((impostor, session) =>
+                            paintsVertices(impostor) ? (
+                                <PinWeightsPanel key={impostor.mesh.uniqueId} impostor={impostor} session={session} />
+                            ) : null,
+                        ),
                     },
                     {
                         section: SECTION_TITLES.heatmap,
-                        component: panel((impostor, session) => (
-                            <HeatmapPanel key={impostor.mesh.uniqueId} impostor={impostor} session={session} />
-                        )),
+                        component: panel((impostor, session) =>
+                            paintsVertices(impostor) ? (
+                                <HeatmapPanel key={impostor.mesh.uniqueId} impostor={impostor} session={session} />
+                            ) : null,
+                        ),
                     },
                     {
                         section: SECTION_TITLES.contacts,

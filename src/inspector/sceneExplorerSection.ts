@@ -26,7 +26,7 @@ const definition: ServiceDefinition<[], [ISceneExplorerService, ISceneContext]> 
             order: 150,
             getRootEntities: () => plugin()?.impostors ?? [],
             getEntityDisplayInfo: (impostor) => ({
-                name: `${impostor.mesh.name} (${impostor.kind === "cloth" ? "cloth" : "soft body"})`,
+                name: `${impostor.mesh.name} (${impostor.kind === "softBody" ? "soft body" : impostor.kind})`,
             }),
             getEntityAddedObservables: () => {
                 const p = plugin();

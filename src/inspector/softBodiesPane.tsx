@@ -49,7 +49,7 @@ function SoftBodiesPaneContent({ session, reveal }: { session: XpbdInspectorSess
                         <ButtonLine
                             key={impostor.mesh.uniqueId}
                             uniqueId={`XpbdBody${impostor.mesh.uniqueId}`}
-                            label={`${impostor.mesh.name} (${impostor.kind === "cloth" ? "cloth" : "soft body"})`}
+                            label={`${impostor.mesh.name} (${impostor.kind === "softBody" ? "soft body" : impostor.kind})`}
                             appearance={impostor === selected ? "primary" : "subtle"}
                             onClick={() => {
                                 session.select(impostor);

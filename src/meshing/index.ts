@@ -25,3 +25,5 @@ export { DEFAULT_RELATIVE_WELD_TOLERANCE, weldVertices } from "./weldVertices.js
 export type { WeldResult } from "./weldVertices.js";
 export { tetQuality } from "./tetGeometry.js";
 export { tetEdges } from "./tetEdges.js";
+export { buildRopeChain } from "./ropeChain.js";
+export type { RopeChain } from "./ropeChain.js";

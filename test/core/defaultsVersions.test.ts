@@ -82,6 +82,9 @@ describe("defaults versions", () => {
         expect(v1.cloth).toEqual({ shearStiffness: 0.9, bendStiffness: 0.5 });
         // An option added later joins with the default that keeps 0.1's behaviour (tetrahedra: 0.1 always had them).
         expect(v1.softBody).toEqual({ volumeStiffness: 1, resolution: 6, tetrahedra: true, dragCoefficient: 0.6, liftCoefficient: 0.5 });
+        // Ropes came later: every version has their first defaults.
+        expect(v1.rope).toEqual({ mass: 0.2, radius: 0.01, segmentLength: 0.05, bendStiffness: 0.2, render: "tube" });
+        expect(core.getDefaults(2).rope).toEqual(v1.rope);
     });
 
     test("version 2 turns on the contacts between bodies, and changes nothing else", () => {

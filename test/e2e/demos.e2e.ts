@@ -33,6 +33,7 @@ const cases: DemoCase[] = [
     { id: "fold", frames: 20 },
     { id: "hammock", frames: 20 },
     { id: "cushions", frames: 20 },
+    { id: "rope-bridge", frames: 20 },
 ];
 
 /** Positions of every particle of every impostor of the current demo, concatenated. */
@@ -374,6 +375,27 @@ describe.each(cases)("demo #$id", ({ id, frames, settle: settling }) => {
             const pressures = [1, 2, 3].map((k) => n(`cushion ${k} Pa`)).sort((a, b) => b - a);
             expect(volumes[1]).toBeLessThan(1);
             expect(pressures[1]).toBeGreaterThan(800);
+        });
+    }
+
+    if (id === "rope-bridge") {
+        test("the bridge holds the crates: none below the deck, nothing NaN, the ropes stretched 5% at most", async () => {
+            // The three crates land within a second; 240 frames (4 s) later the bridge has stopped swinging much.
+            await waitForFrames(demo.page, 240);
+            const figures = await demo.page.evaluate(() => window.__playground.demo!.handle.figures());
+            const finite = await demo.page.evaluate(() =>
+                window.__playground.demo!.handle.xpbd.impostors.every((impostor) =>
+                    Array.from(impostor.body.positions).every(Number.isFinite),
+                ),
+            );
+            console.log(`#rope-bridge: ${JSON.stringify(figures)}`);
+            const n = (key: string): number => Number(figures[key]);
+            expect(finite).toBe(true);
+            // On the deck, not through it: every crate's centre is above the lowest plank, and the deck hangs within
+            // 0.3 m of where it was built (the ropes' middle at 1.70 m, the planks' centres 4.5 cm under it).
+            expect(n("lowest crate m")).toBeGreaterThan(n("lowest plank m"));
+            expect(n("lowest plank m")).toBeGreaterThan(1.4);
+            expect(n("rope max edge ratio")).toBeLessThan(1.05);
         });
     }
 

@@ -12,12 +12,17 @@ function balloon(): SoftBody {
 }
 
 describe("unsupportedGpuFeature", () => {
-    test("names shape matching, gas pressure, restitution and self-collision, which the GPU lacks; a plain cloth over a sphere is fine", () => {
+    test("names shape matching, gas pressure, restitution, self-collision and collider attachments, which the GPU lacks; a plain cloth over a sphere is fine", () => {
         const sphere = new Collider([{ kind: "sphere", center: [0, 0, 0], radius: 0.3 }]);
         expect(unsupportedGpuFeature(clothBody(4).body, [sphere])).toBeNull();
         expect(unsupportedGpuFeature(clothBody(4, { shapeMatchingCompliance: 1e-3 }).body, [sphere])).toBe("constraint kind ShapeMatching");
         expect(unsupportedGpuFeature(balloon(), [sphere])).toBe("constraint kind GasPressure");
         expect(unsupportedGpuFeature(clothBody(4, { restitution: 0.5 }).body, [sphere])).toBe("restitution");
         expect(unsupportedGpuFeature(clothBody(4, { selfCollision: true }).body, [sphere])).toBe("self-collision");
+        const tied = clothBody(4).body;
+        tied.attachments.attach(0, sphere, 0, 0.3, 0);
+        expect(unsupportedGpuFeature(tied, [sphere])).toBe("collider attachments");
+        tied.attachments.detach(0);
+        expect(unsupportedGpuFeature(tied, [sphere])).toBeNull();
     });
 });
