@@ -80,14 +80,7 @@ export class RenderMeshSync {
 
     /** Whether the mesh's world matrix changed since the last {@link update} (the node or a parent was moved). */
     public get meshMoved(): boolean {
-        const m = currentWorldMatrix(this._mesh).m;
-        const last = this._lastWorld.m;
-        for (let i = 0; i < 16; i++) {
-            if (m[i] !== last[i]) {
-                return true;
-            }
-        }
-        return false;
+        return worldMatrixChanged(this._mesh, this._lastWorld);
     }
 
     /** Converts {@link worldPositions} to local space and uploads positions, normals and bounding info. */
@@ -227,6 +220,18 @@ export class RenderMeshSync {
  */
 function currentWorldMatrix(mesh: Mesh): Matrix {
     return mesh.isSynchronized() ? mesh.computeWorldMatrix() : mesh.computeWorldMatrix(true);
+}
+
+/** Whether `mesh`'s current world matrix differs from `last` (the one its render positions were written for). */
+export function worldMatrixChanged(mesh: Mesh, last: Matrix): boolean {
+    const m = currentWorldMatrix(mesh).m;
+    const l = last.m;
+    for (let i = 0; i < 16; i++) {
+        if (m[i] !== l[i]) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /**

@@ -10,6 +10,7 @@ import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { CreateTube } from "@babylonjs/core/Meshes/Builders/tubeBuilder";
 import { CreateLines } from "@babylonjs/core/Meshes/Builders/linesBuilder";
+import { worldMatrixChanged } from "./renderMeshSync.js";
 import type { RenderWriter } from "./softImpostor.js";
 
 /** How a rope is drawn: a tube of its radius, or a line through its particles. */
@@ -49,14 +50,7 @@ export class RopeRenderSync implements RenderWriter {
 
     /** Whether the mesh's world matrix changed since the last {@link update}. */
     public get meshMoved(): boolean {
-        const m = this._mesh.computeWorldMatrix().m;
-        const last = this._lastWorld.m;
-        for (let i = 0; i < 16; i++) {
-            if (m[i] !== last[i]) {
-                return true;
-            }
-        }
-        return false;
+        return worldMatrixChanged(this._mesh, this._lastWorld);
     }
 
     /** Rebuilds the tube (or the lines) along {@link worldPositions}, in the mesh's local frame. */
