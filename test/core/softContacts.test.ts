@@ -28,10 +28,19 @@ function foldScene(selfCollision: boolean, options: XpbdWorldOptions = {}): { wo
     return { world, cloth: body };
 }
 
-/** A world holding a `size`-metre, 0.5 kg hammock of 20² quads, pinned flat by its four corners at `size` metres high. */
-function cornerPinnedHammock(size: number): { world: XpbdWorld; cloth: SoftBody } {
+/**
+ * A world holding a `size`-metre, 0.5 kg hammock of `quads`² quads (default 20), pinned flat by its four corners at
+ * `size` metres high; `thickness` default the body's.
+ */
+function cornerPinnedHammock(size: number, quads = 20, thickness?: number): { world: XpbdWorld; cloth: SoftBody } {
     const world = new XpbdWorld({ timing: false });
-    const { body: cloth, columns } = clothBody(20, { size, mass: 0.5, plane: "xz", origin: [0, size, 0] });
+    const { body: cloth, columns } = clothBody(quads, {
+        size,
+        mass: 0.5,
+        plane: "xz",
+        origin: [0, size, 0],
+        ...(thickness ? { thickness } : {}),
+    });
     for (const corner of [0, columns - 1, columns * (columns - 1), columns * columns - 1]) {
         cloth.setPinWeight(corner, 1);
     }
@@ -168,11 +177,7 @@ describe("soft bodies against each other", () => {
         expect(lowestAbove).toBeGreaterThan(0);
         const weight = (jelly.totalMass + cloth.totalMass) * 9.81;
         // Averaged over the last second, the pins hold the cloth and the jelly in it.
-        let force = 0;
-        for (let s = 0; s < 60; s++) {
-            world.step(DT);
-            force += cloth.pinForce[1] / 60;
-        }
+        const force = meanPinLift(world, cloth);
         expect(Math.abs(force - weight)).toBeLessThanOrEqual(0.05 * weight);
         // The pins hold most of it, not the cloth's stretch: the particles under the jelly are held by their taut
         // tethers while they do not rise into it (measured ×1.25; with no particle held, a 2 kg jelly stretched such
@@ -191,26 +196,27 @@ describe("a jelly dropped into a hammock", () => {
         // falling jelly faster than two contact distances per substep: particles over a triangle's face keep the side
         // they start on at any distance (measured at rest 9.4 and 10.0 mm above; with the side known only within two
         // contact distances, −11.9 and −16.9 mm: some particles stayed below the cloth).
-        const world = new XpbdWorld({ timing: false });
-        const { body: cloth, columns } = clothBody(24, { size: 1.2, mass: 0.5, plane: "xz", origin: [0, 1.2, 0], thickness: 0.01 });
-        for (const corner of [0, columns - 1, columns * (columns - 1), columns * columns - 1]) {
-            cloth.setPinWeight(corner, 1);
-        }
-        world.addBody(cloth);
+        const { world, cloth } = cornerPinnedHammock(1.2, 24, 0.01);
         run(world, 2);
         const jelly = tetBlock([0.3, 0.3, 0.3], [0, 1.2 + 0.15 + drop, 0], { mass: kg, resolution: 4 });
         world.addBody(jelly);
         run(world, 4);
         expect(heightAboveCloth(jelly, cloth)).toBeGreaterThan(0);
         const weight = (jelly.totalMass + cloth.totalMass) * 9.81;
-        let force = 0;
-        for (let s = 0; s < 60; s++) {
-            world.step(DT);
-            force += cloth.pinForce[1] / 60;
-        }
+        const force = meanPinLift(world, cloth);
         expect(Math.abs(force - weight)).toBeLessThanOrEqual(0.05 * weight);
     });
 });
+
+/** The upward force (N) `body`'s pins exert, averaged over one more second of `world`. */
+function meanPinLift(world: XpbdWorld, body: SoftBody): number {
+    let force = 0;
+    for (let s = 0; s < 60; s++) {
+        world.step(DT);
+        force += body.pinForce[1] / 60;
+    }
+    return force;
+}
 
 /** Kinetic plus gravitational energy (J) of `bodies` (their elastic energy is left out). */
 function mechanicalEnergy(bodies: SoftBody[]): number {
@@ -301,11 +307,7 @@ describe("a jelly in a taut hammock", () => {
         expect(lowestAbove).toBeGreaterThan(0);
         expect(offCentre(jelly)).toBeLessThan(0.2);
         const weight = (jelly.totalMass + cloth.totalMass) * 9.81;
-        let force = 0;
-        for (let s = 0; s < 60; s++) {
-            world.step(DT);
-            force += cloth.pinForce[1] / 60;
-        }
+        const force = meanPinLift(world, cloth);
         console.log(`taut hammock, jelly dropped ${drop} m: pins ${force.toFixed(2)} N against ${weight.toFixed(2)} N`);
         expect(Math.abs(force - weight)).toBeLessThanOrEqual(0.05 * weight);
     });
