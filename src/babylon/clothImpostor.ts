@@ -254,6 +254,11 @@ export class ClothImpostor extends SoftImpostor {
         this.body.wake();
     }
 
+    /** Tearing changes the topology, which the WebGPU backend does not rebuild. @internal */
+    public override _gpuUnsupportedFeature(): string | null {
+        return this.tearRatio === undefined ? null : "tearing (tearRatio)";
+    }
+
     /** Returns "ClothImpostor". */
     public getClassName(): string {
         return "ClothImpostor";

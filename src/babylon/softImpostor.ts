@@ -12,6 +12,7 @@ import type { Node } from "@babylonjs/core/node";
 import { ParticleGrab, SoftBodyEventType, unitInterval, type SoftBody } from "../core/index.js";
 import { PinDriver, type PinTarget } from "./pinTargets.js";
 import type { XpbdPlugin } from "./xpbdPlugin.js";
+import type { XpbdBackend } from "./gpuBackend.js";
 import type { ImpostorStiffness, ResolvedSoftImpostorOptions, SoftImpostorKind } from "./softImpostorOptions.js";
 import { SoftImpostorProperties } from "./softImpostorProperties.js";
 
@@ -364,6 +365,20 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
      */
     public _afterCollidersSynced(): void {
         // Only impostors tied to bodies have anything to do.
+    }
+
+    /**
+     * Where this impostor's body is simulated now: `"webgpu"` while the plugin's WebGPU backend runs it, else
+     * `"cpu"` (see `XpbdPluginOptions.backend`: a body starts on the CPU until the device's kernels are compiled,
+     * and runs there while it uses a feature the GPU lacks).
+     */
+    public get backend(): XpbdBackend {
+        return this.plugin._runsOnGpu(this) ? "webgpu" : "cpu";
+    }
+
+    /** The feature of this impostor the WebGPU backend lacks, named for its warning, or null. @internal */
+    public _gpuUnsupportedFeature(): string | null {
+        return null;
     }
 
     /** Marks the render mesh out of date; called by the plugin after each step. @internal */

@@ -19,7 +19,8 @@ import { restorePluginState, savePluginState } from "./pluginState.js";
 import type { SoftImpostor } from "./softImpostor.js";
 import { StepEventDispatcher, type XpbdCapacityEvent } from "./stepEvents.js";
 import { zeroTimings, type XpbdPluginTimings } from "./pluginTimings.js";
-import { worldOptions, type XpbdPluginOptions } from "./xpbdPluginOptions.js";
+import { backendDevice, worldOptions, type XpbdPluginOptions } from "./xpbdPluginOptions.js";
+import { GpuBackend, type XpbdBackend } from "./gpuBackend.js";
 import { XpbdPluginProperties } from "./xpbdPluginProperties.js";
 
 const plugins = new WeakMap<Scene, XpbdPlugin>();
@@ -85,6 +86,7 @@ export class XpbdPlugin extends XpbdPluginProperties {
     private readonly _sceneDisposeObserver: Nullable<Observer<Scene>>;
     private _disposed = false;
     private readonly _events = new StepEventDispatcher(this.onCapacityExceededObservable);
+    private readonly _gpu: Nullable<GpuBackend>;
 
     /**
      * @param scene - a scene with physics v2 enabled on a HavokPlugin (`scene.enablePhysics(gravity, havok)`)
@@ -117,6 +119,8 @@ export class XpbdPlugin extends XpbdPluginProperties {
         this.physicsEngine = engine;
         this.havokPlugin = engine.getPhysicsPlugin() as HavokPlugin;
         this.profile = options.profile ?? false;
+        const device = backendDevice(options, scene.getEngine());
+        this._gpu = device ? new GpuBackend(device, this.world) : null;
         this._colliders = new HavokColliderSync(this.havokPlugin, engine, this.world);
         this._beforePhysicsObserver = scene.onBeforePhysicsObservable.add(() => this._step());
         // First, so that other after-physics observers are not counted as Havok's time.
@@ -208,6 +212,38 @@ export class XpbdPlugin extends XpbdPluginProperties {
         return pickParticle(this._impostors, ray);
     }
 
+    /**
+     * The backend the impostors run on: `"webgpu"` when the `backend` option chose WebGPU (each impostor's own
+     * `backend` says whether it runs there or fell back to the CPU), else `"cpu"`.
+     */
+    public get backend(): XpbdBackend {
+        return this._gpu ? "webgpu" : "cpu";
+    }
+
+    /**
+     * Resolves when the WebGPU backend's kernels are compiled for its device (or failed to compile: then every
+     * impostor runs on the CPU, with one error logged); impostors move to the GPU at the next step. Resolves at once
+     * on the CPU backend. Until then impostors run on the CPU, so waiting is optional.
+     */
+    public async whenBackendReadyAsync(): Promise<void> {
+        await this._gpu?.compiled;
+    }
+
+    /**
+     * With the WebGPU backend: resolves once every impostor on the GPU has its state after the steps submitted so far
+     * in its body's CPU arrays (positions, velocities), its render mesh redrawn at the next render. The plugin reads
+     * bodies back on its own, a frame or two behind; wait for this before reading positions on the CPU for
+     * something that must be current (`saveState`, a measurement). Resolves at once on the CPU backend.
+     */
+    public async readGpuStateAsync(): Promise<void> {
+        await this._gpu?.readAll();
+    }
+
+    /** Whether the WebGPU backend runs `impostor` now. @internal */
+    public _runsOnGpu(impostor: SoftImpostor): boolean {
+        return this._gpu !== null && this._gpu.runs(impostor);
+    }
+
     /** Length (s) of the last step, Havok's; 1/60 before the first. */
     public get lastStepSeconds(): number {
         return this._lastStepSeconds;
@@ -231,6 +267,7 @@ export class XpbdPlugin extends XpbdPluginProperties {
         this.scene.onAfterPhysicsObservable?.remove(this._afterPhysicsObserver);
         this.scene.onBeforeRenderObservable.remove(this._beforeRenderObserver);
         this.scene.onDisposeObservable.remove(this._sceneDisposeObserver);
+        this._gpu?.dispose();
         this._colliders.dispose();
         this.onAfterStepObservable.clear();
         this.onImpostorAddedObservable.clear();
@@ -267,6 +304,8 @@ export class XpbdPlugin extends XpbdPluginProperties {
             return;
         }
         this._impostors.splice(index, 1);
+        // A body on the GPU is out of the world: back into it first, from its last read-back state.
+        this._gpu?.remove(impostor);
         this.world.removeBody(impostor.body);
         this._colliders.softNodes.delete(impostor.mesh);
         this.onImpostorRemovedObservable.notifyObservers(impostor);
@@ -325,6 +364,7 @@ export class XpbdPlugin extends XpbdPluginProperties {
             t0 = t;
         }
         this.onBeforeWorldStepObservable.notifyObservers(dt);
+        this._gpu?.step(impostors, dt);
         this.world.step(dt);
         this.onAfterWorldStepObservable.notifyObservers(dt);
         if (profile) {

@@ -3,7 +3,10 @@
  * core: an option not given stays undefined there).
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import type { AbstractEngine } from "@babylonjs/core/Engines/abstractEngine";
+import type { Nullable } from "@babylonjs/core/types";
 import { booleanValue, positiveInteger, resolveDefaultsVersion, type XpbdWorldOptions } from "../core/index.js";
+import { BACKEND_OPTIONS, type XpbdBackendOption } from "./gpuBackend.js";
 
 /** Options of an {@link XpbdPlugin}; every field has a default. */
 export interface XpbdPluginOptions {
@@ -39,6 +42,18 @@ export interface XpbdPluginOptions {
     /** Contact candidates between impostors (particle–triangle pairs) one substep can hold; see docs/plugin.md. Default 65,536. */
     softContactCapacity?: number;
     /**
+     * Where the impostors are simulated: `"cpu"`, `"webgpu"` (compute shaders on a `GPUDevice`: the engine's when it
+     * is a `WebGPUEngine`, else {@link gpuDevice}) or `"auto"`: WebGPU when the scene's engine is a `WebGPUEngine`,
+     * the CPU otherwise. An impostor that uses a feature the WebGPU solver lacks runs on the CPU, with one warning
+     * naming the feature; `impostor.backend` says where each one runs. See docs/webgpu.md. Default `"auto"`.
+     */
+    backend?: XpbdBackendOption;
+    /**
+     * The device of the WebGPU backend when the scene's engine is not a `WebGPUEngine` (for instance Dawn's in Node,
+     * under a `NullEngine`). Default: the engine's device.
+     */
+    gpuDevice?: GPUDevice;
+    /**
      * Defaults version of the plugin's world and, unless they give their own, of its impostors (see
      * docs/versioning.md): a scene built with version n behaves the same in every later release. Default the newest
      * (`LATEST_DEFAULTS_VERSION`).
@@ -67,4 +82,28 @@ export function worldOptions(options: XpbdPluginOptions, gravity: Vector3): Xpbd
                 ? undefined
                 : positiveInteger(options.softContactCapacity, "XpbdPlugin: softContactCapacity"),
     };
+}
+
+/**
+ * The device the plugin's WebGPU backend runs on for `options` in a scene drawn by `engine`, or null for the CPU
+ * backend; throws naming the option when it is invalid or asks for WebGPU without a device.
+ */
+export function backendDevice(options: XpbdPluginOptions, engine: AbstractEngine): Nullable<GPUDevice> {
+    const backend = options.backend ?? "auto";
+    if (!BACKEND_OPTIONS.includes(backend)) {
+        throw new Error(`XpbdPlugin: backend must be one of ${BACKEND_OPTIONS.map((b) => `"${b}"`).join(", ")}, got ${String(backend)}`);
+    }
+    if (backend === "cpu") {
+        return null;
+    }
+    // `WebGPUEngine` keeps its device in `_device` (its public API has no getter for it).
+    const engineDevice = engine.isWebGPU ? ((engine as unknown as { _device?: GPUDevice })._device ?? null) : null;
+    const device = options.gpuDevice ?? engineDevice;
+    if (backend === "webgpu" && !device) {
+        throw new Error(
+            'XpbdPlugin: backend "webgpu" needs a WebGPUEngine or the option gpuDevice; this engine is not WebGPU ' +
+                '(use backend "auto" to fall back to the CPU)',
+        );
+    }
+    return backend === "auto" && !engine.isWebGPU ? null : device;
 }

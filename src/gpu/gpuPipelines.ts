@@ -69,6 +69,8 @@ export interface SolverPipelines {
 
 /** Each device's kernels, compiled once and shared by every body on it. */
 const compiled = new WeakMap<GPUDevice, Promise<SolverPipelines>>();
+/** The kernels of {@link compiled} that finished compiling, for hosts that build bodies inside a frame. */
+const ready = new WeakMap<GPUDevice, SolverPipelines>();
 
 /**
  * The solver's kernels for `device`, compiled on first use. Rejects with the compiler's messages when a shader does
@@ -80,9 +82,17 @@ export function solverPipelines(device: GPUDevice): Promise<SolverPipelines> {
         pipelines = createSolverPipelines(device);
         compiled.set(device, pipelines);
         // A failed compilation is not kept: the next body tries again (and reports again).
-        pipelines.catch(() => compiled.delete(device));
+        pipelines.then(
+            (done) => ready.set(device, done),
+            () => compiled.delete(device),
+        );
     }
     return pipelines;
+}
+
+/** The kernels for `device` if {@link solverPipelines} finished compiling them, else undefined. */
+export function compiledSolverPipelines(device: GPUDevice): SolverPipelines | undefined {
+    return ready.get(device);
 }
 
 async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines> {

@@ -9,7 +9,7 @@ import {
     type PassRecords,
 } from "./bodyRecords.js";
 import { ColliderRecords, unsupportedGpuFeature } from "./colliderRecords.js";
-import { solverPipelines, type SolverPipelines } from "./gpuPipelines.js";
+import { compiledSolverPipelines, solverPipelines, type SolverPipelines } from "./gpuPipelines.js";
 import { BodyBuffers, COPY_DST, MAP_READ, STORAGE, createBuffer, type BindGroups } from "./bodyBuffers.js";
 import { StepParams } from "./stepParams.js";
 import { UNIFORM_STRIDE } from "./substepParams.js";
@@ -57,6 +57,9 @@ export class GpuSoftBodySolver {
     private readonly _offsets = new Uint32Array(2);
     private _inverseMassesDirty = false;
     private _disposed = false;
+    /** The staging buffer of {@link readStateInto}, made at its first read; whether a read is in flight. */
+    private _staging: GPUBuffer | null = null;
+    private _reading = false;
 
     private constructor(
         /** The device the body lives on. */
@@ -88,6 +91,34 @@ export class GpuSoftBodySolver {
      * world, or when a shader does not compile.
      */
     public static async create(device: GPUDevice, body: SoftBody, world: XpbdWorld): Promise<GpuSoftBodySolver> {
+        GpuSoftBodySolver._check(body, world);
+        const pipelines = await solverPipelines(device);
+        return GpuSoftBodySolver._build(device, body, world, pipelines);
+    }
+
+    /**
+     * Compiles the solver's kernels for `device` (once per device; every later body shares them). Rejects with the
+     * compiler's messages when a shader does not compile. {@link create} does this itself.
+     */
+    public static async compile(device: GPUDevice): Promise<void> {
+        await solverPipelines(device);
+    }
+
+    /**
+     * {@link create} without waiting, for a host that moves a body to the GPU between two of its steps, once
+     * {@link compile} has settled for `device`. Throws where {@link create} rejects, and when the kernels are not
+     * compiled yet.
+     */
+    public static createCompiled(device: GPUDevice, body: SoftBody, world: XpbdWorld): GpuSoftBodySolver {
+        GpuSoftBodySolver._check(body, world);
+        const pipelines = compiledSolverPipelines(device);
+        if (!pipelines) {
+            throw new Error("the solver's kernels are not compiled for this device yet: await GpuSoftBodySolver.compile(device)");
+        }
+        return GpuSoftBodySolver._build(device, body, world, pipelines);
+    }
+
+    private static _check(body: SoftBody, world: XpbdWorld): void {
         if (world.bodies.includes(body)) {
             throw new Error("the body is in the world, which would step it on the CPU as well: keep it out of the world");
         }
@@ -95,9 +126,11 @@ export class GpuSoftBodySolver {
         if (missing !== null) {
             throw new Error(`the WebGPU solver does not support ${missing} yet`);
         }
+    }
+
+    private static _build(device: GPUDevice, body: SoftBody, world: XpbdWorld, pipelines: SolverPipelines): GpuSoftBodySolver {
         // What `XpbdWorld.addBody` does: inverse masses, pin lists and tethers from the pin weights.
         body._rebuildPins();
-        const pipelines = await solverPipelines(device);
         return new GpuSoftBodySolver(device, body, world, pipelines, packConstraints(body));
     }
 
@@ -161,6 +194,53 @@ export class GpuSoftBodySolver {
     }
 
     /**
+     * Copies the particle positions and velocities after the last submitted step into `positions` and `velocities`
+     * (xyz per particle, for instance the body's own arrays), through one staging buffer kept for these reads. The
+     * arrays are written when the promise settles, a frame or more later; one read at a time.
+     * @throws Error when a read is already in flight or an array is shorter than 3 × particleCount
+     */
+    public async readStateInto(positions: Float64Array, velocities: Float64Array): Promise<void> {
+        const n = this.body.particleCount;
+        if (positions.length < 3 * n || velocities.length < 3 * n) {
+            throw new RangeError(`readStateInto needs arrays of at least ${3 * n} numbers`);
+        }
+        if (this._reading) {
+            throw new Error("readStateInto: a read is already in flight; wait for it");
+        }
+        this._reading = true;
+        const bytes = this._buffers.positions.size;
+        this._staging ??= createBuffer(this.device, 2 * bytes, MAP_READ | COPY_DST, "state read-back");
+        const staging = this._staging;
+        const encoder = this.device.createCommandEncoder({ label: "xpbd state read-back" });
+        encoder.copyBufferToBuffer(this._buffers.positions, 0, staging, 0, bytes);
+        encoder.copyBufferToBuffer(this._buffers.velocities, 0, staging, bytes, bytes);
+        this.device.queue.submit([encoder.finish()]);
+        try {
+            await staging.mapAsync(MAP_READ);
+        } catch (error) {
+            this._reading = false;
+            // Disposed meanwhile: the staging buffer is destroyed, which aborts the map; nothing to read.
+            if (this._disposed) {
+                return;
+            }
+            throw error;
+        }
+        try {
+            const vec4s = new Float32Array(staging.getMappedRange());
+            const v = bytes / 4;
+            for (let p = 0; p < n; p++) {
+                for (let a = 0; a < 3; a++) {
+                    positions[3 * p + a] = vec4s[4 * p + a];
+                    velocities[3 * p + a] = vec4s[v + 4 * p + a];
+                }
+            }
+            staging.unmap();
+        } finally {
+            this._reading = false;
+        }
+    }
+
+    /**
      * Uploads the body's positions, previous positions and velocities from its CPU arrays, replacing the GPU's: for
      * a host that moved the body (a teleport), or to restart from a state computed elsewhere.
      */
@@ -182,6 +262,7 @@ export class GpuSoftBodySolver {
         this._buffers.dispose();
         this._colliderBuffer.destroy();
         this._params.dispose();
+        this._staging?.destroy();
     }
 
     /** Encodes one step: forces, then per substep prediction, passes and velocities, then damping. */

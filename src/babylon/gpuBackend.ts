@@ -1,0 +1,183 @@
+/**
+ * The plugin's WebGPU backend: moves impostors' bodies out of the CPU world onto a `GPUDevice`, steps them there, reads
+ * their state back for drawing, and moves a body back to the CPU when it starts using a feature the GPU lacks.
+ */
+import { Logger } from "@babylonjs/core/Misc/logger";
+import type { XpbdWorld } from "../core/index.js";
+import { GpuSoftBodySolver, unsupportedGpuFeature } from "../gpu/index.js";
+import type { SoftImpostor } from "./softImpostor.js";
+
+/** Where an impostor's body is simulated: the CPU solver or the WebGPU one. */
+export type XpbdBackend = "cpu" | "webgpu";
+
+/** The `backend` option of an `XpbdPlugin`: a backend, or `"auto"` (WebGPU on a `WebGPUEngine`, else the CPU). */
+export type XpbdBackendOption = "auto" | XpbdBackend;
+
+/** The valid values of {@link XpbdBackendOption}, for the option's check. */
+export const BACKEND_OPTIONS: readonly XpbdBackendOption[] = ["auto", "cpu", "webgpu"];
+
+/** One impostor's GPU state. */
+interface GpuBody {
+    solver: GpuSoftBodySolver;
+    /** The read-back of positions and velocities in flight, or null. */
+    reading: Promise<void> | null;
+}
+
+/**
+ * Runs the impostors whose bodies the GPU solver supports on one device. A body starts on the CPU; at the first step
+ * after the device's kernels are compiled (asynchronously, from the backend's creation) it moves to the GPU with its current state. From then on the plugin's step
+ * submits its GPU step (never waiting for the GPU), and the body's CPU positions and velocities are refreshed from the
+ * GPU by asynchronous read-backs, one in flight per body: drawing lags the simulation by the read-back's latency (a
+ * frame or two), and the body's stats, sleep and events are not computed. When the body or the scene starts using a
+ * feature the GPU lacks, the body goes back to the CPU world from its last read-back state, with one warning per
+ * feature naming it.
+ */
+export class GpuBackend {
+    private readonly _bodies = new Map<SoftImpostor, GpuBody>();
+    private readonly _warned = new Set<string>();
+    /** Whether the device's kernels are compiled; null while they compile, false when they failed. */
+    private _compiled: boolean | null = null;
+    /** Settles when the kernels are compiled or failed to (never rejects). */
+    public readonly compiled: Promise<void>;
+
+    /**
+     * @param device - the device the bodies run on
+     * @param _world - the plugin's CPU world: its environment (gravity, air, substeps, colliders) drives the GPU steps
+     */
+    public constructor(
+        public readonly device: GPUDevice,
+        private readonly _world: XpbdWorld,
+    ) {
+        this.compiled = GpuSoftBodySolver.compile(device).then(
+            () => {
+                this._compiled ??= true;
+            },
+            (error: unknown) => {
+                this._compiled = false;
+                Logger.Error(
+                    `XpbdPlugin: the WebGPU solver's kernels failed to compile (${String(error)}); every impostor runs on the CPU`,
+                );
+            },
+        );
+    }
+
+    /** Whether `impostor` runs on the GPU now. */
+    public runs(impostor: SoftImpostor): boolean {
+        return this._bodies.has(impostor);
+    }
+
+    /**
+     * Before the CPU world steps: moves each impostor to the GPU or back as its features allow, then submits the
+     * GPU step of every impostor on the GPU (they are out of the world, which steps the rest).
+     */
+    public step(impostors: readonly SoftImpostor[], dt: number): void {
+        for (let i = 0; i < impostors.length; i++) {
+            const impostor = impostors[i];
+            const missing = this._unsupported(impostor, impostors);
+            const gpu = this._bodies.get(impostor);
+            if (missing !== null) {
+                if (gpu) {
+                    this._toCpu(impostor, gpu);
+                }
+                this._warnOnce(missing);
+            } else if (gpu) {
+                gpu.solver.step(dt);
+                this._read(impostor, gpu);
+            } else if (this._compiled === true) {
+                this._toGpu(impostor, dt);
+            }
+        }
+    }
+
+    /** Moves `impostor` back to the CPU world (its last read-back state) and releases its GPU buffers. */
+    public remove(impostor: SoftImpostor): void {
+        const gpu = this._bodies.get(impostor);
+        if (gpu) {
+            this._bodies.delete(impostor);
+            gpu.solver.dispose();
+            this._world.addBody(impostor.body);
+        }
+    }
+
+    /** Releases every body's GPU buffers (the plugin is being disposed: the bodies are not given back to the world). */
+    public dispose(): void {
+        this._compiled = false;
+        for (const gpu of this._bodies.values()) {
+            gpu.solver.dispose();
+        }
+        this._bodies.clear();
+    }
+
+    private _unsupported(impostor: SoftImpostor, impostors: readonly SoftImpostor[]): string | null {
+        const own = impostor._gpuUnsupportedFeature();
+        if (own !== null) {
+            return own;
+        }
+        if (this._world.softContacts.enabled && impostors.length > 1) {
+            return "contacts between impostors (softContacts)";
+        }
+        return unsupportedGpuFeature(impostor.body, this._world.colliders);
+    }
+
+    private _toGpu(impostor: SoftImpostor, dt: number): void {
+        const body = impostor.body;
+        this._world.removeBody(body);
+        const gpu: GpuBody = { solver: GpuSoftBodySolver.createCompiled(this.device, body, this._world), reading: null };
+        this._bodies.set(impostor, gpu);
+        gpu.solver.step(dt);
+        this._read(impostor, gpu);
+    }
+
+    private _toCpu(impostor: SoftImpostor, gpu: GpuBody): void {
+        this._bodies.delete(impostor);
+        gpu.solver.dispose();
+        this._world.addBody(impostor.body);
+    }
+
+    /**
+     * Copies every GPU body's state after the steps submitted so far into its CPU arrays (after any read in flight)
+     * and marks its render mesh out of date.
+     */
+    public async readAll(): Promise<void> {
+        const reads: Promise<void>[] = [];
+        for (const [impostor, gpu] of this._bodies) {
+            reads.push(this._readAfter(impostor, gpu));
+        }
+        await Promise.all(reads);
+    }
+
+    private async _readAfter(impostor: SoftImpostor, gpu: GpuBody): Promise<void> {
+        await gpu.reading;
+        if (this._bodies.get(impostor) === gpu) {
+            this._read(impostor, gpu);
+            await gpu.reading;
+        }
+    }
+
+    /** Starts a read-back of the body's state into its CPU arrays, unless one is in flight. */
+    private _read(impostor: SoftImpostor, gpu: GpuBody): void {
+        if (gpu.reading) {
+            return;
+        }
+        const body = impostor.body;
+        gpu.reading = gpu.solver.readStateInto(body.positions, body.velocities).then(
+            () => {
+                gpu.reading = null;
+                if (this._bodies.get(impostor) === gpu) {
+                    impostor._afterStep();
+                }
+            },
+            (error: unknown) => {
+                gpu.reading = null;
+                Logger.Error(`XpbdPlugin: reading mesh "${impostor.mesh.name}" back from the GPU failed: ${String(error)}`);
+            },
+        );
+    }
+
+    private _warnOnce(feature: string): void {
+        if (!this._warned.has(feature)) {
+            this._warned.add(feature);
+            Logger.Warn(`XpbdPlugin: the WebGPU backend does not support ${feature} yet; impostors that use it run on the CPU`);
+        }
+    }
+}

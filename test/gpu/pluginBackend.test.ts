@@ -1,0 +1,184 @@
+/**
+ * The plugin's WebGPU backend with real Havok under a NullEngine, on Dawn's device (SwiftShader): impostors move to
+ * the GPU, agree with the CPU plugin, fall as bodies fall, fall back to the CPU with one warning naming what the GPU
+ * lacks, and give clear errors for bad options.
+ */
+import { Logger } from "@babylonjs/core/Misc/logger";
+import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
+import { PhysicsMotionType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
+import { createBody, createHavokScene, type HavokScene } from "../support/havokScene";
+import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
+import { ClothImpostor } from "../../src/babylon/clothImpostor";
+import { F32_ROUNDOFF, roundingsPerSubstep } from "./support/agreement";
+import { describeGpu } from "./support/gpuDevice";
+
+const G = 9.81;
+
+/** A 1 m cloth of 16² quads, horizontal at height 1 m (or edge-on to its fall), of 0.2 kg. */
+function cloth(h: HavokScene, xpbd: XpbdPlugin, edgeOn = false): ClothImpostor {
+    const mesh = CreateGround("cloth", { width: 1, height: 1, subdivisions: 16 }, h.scene);
+    mesh.position.y = 1;
+    if (edgeOn) {
+        // Edge-on to its fall, so the still air does not brake it.
+        mesh.rotation.x = Math.PI / 2;
+    }
+    return new ClothImpostor(mesh, { mass: 0.2, allowSleep: false }, xpbd);
+}
+
+/** A static 0.3 m sphere under the cloth's middle. */
+function sphere(h: HavokScene): void {
+    createBody(h.scene, { kind: "sphere", radius: 0.3 }, { motionType: PhysicsMotionType.STATIC, position: [0, 0.5, 0] });
+}
+
+describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
+    const scenes: HavokScene[] = [];
+    const scene = async (): Promise<HavokScene> => {
+        const h = await createHavokScene();
+        scenes.push(h);
+        return h;
+    };
+    afterEach(() => {
+        scenes.splice(0).forEach((h) => h.dispose());
+        jest.restoreAllMocks();
+    });
+
+    test("a cloth draped over a static Havok sphere runs on the GPU and agrees with the CPU plugin (float32 bound)", async () => {
+        const steps = 60;
+        const hCpu = await scene();
+        sphere(hCpu);
+        const cpu = cloth(hCpu, new XpbdPlugin(hCpu.scene, { backend: "cpu" }));
+        const hGpu = await scene();
+        sphere(hGpu);
+        const xpbd = new XpbdPlugin(hGpu.scene, { backend: "webgpu", gpuDevice: device() });
+        const gpu = cloth(hGpu, xpbd);
+        await xpbd.whenBackendReadyAsync();
+        expect(xpbd.backend).toBe("webgpu");
+        expect(cpu.backend).toBe("cpu");
+        for (let s = 0; s < steps; s++) {
+            hCpu.step();
+            hGpu.step();
+        }
+        expect(gpu.backend).toBe("webgpu");
+        // The GPU body is out of the CPU world: the world stepped nothing of it.
+        expect(xpbd.world.bodies).not.toContain(gpu.body);
+        await xpbd.readGpuStateAsync();
+        let difference = 0;
+        let lowest = Infinity;
+        for (let i = 0; i < cpu.body.positions.length; i++) {
+            difference = Math.max(difference, Math.abs(cpu.body.positions[i] - gpu.body.positions[i]));
+        }
+        for (let i = 1; i < gpu.body.positions.length; i += 3) {
+            lowest = Math.min(lowest, gpu.body.positions[i]);
+        }
+        // The free-running bound of the GPU solver's tests (test/gpu/support/agreement.ts): a random walk of f32
+        // roundings, (u·X/2)·√R·S^(3/2) over S substeps, X the largest coordinate (1.5 m).
+        const total = steps * cpu.plugin.world.substeps;
+        const bound = (F32_ROUNDOFF / 2) * 1.5 * Math.sqrt(roundingsPerSubstep(cpu.body, cpu.plugin.world)) * total ** 1.5;
+        console.log(
+            `plugin GPU vs CPU, cloth on a sphere after ${steps} steps: ${difference.toExponential(2)} m (bound ${bound.toExponential(2)})`,
+        );
+        expect(difference).toBeLessThan(bound);
+        // It did drape: the cloth's edges hang below the sphere's top (0.8 m).
+        expect(lowest).toBeLessThan(0.7);
+    }, 180_000);
+
+    test("a free cloth falls 4.905 m in 1 s (± 1%) through the plugin on the GPU", async () => {
+        const h = await scene();
+        const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
+        const body = cloth(h, xpbd, true);
+        await xpbd.whenBackendReadyAsync();
+        const mean = (): number => {
+            let y = 0;
+            for (let p = 1; p < body.body.positions.length; p += 3) {
+                y += body.body.positions[p];
+            }
+            return y / body.body.particleCount;
+        };
+        const start = mean();
+        h.step(60);
+        await xpbd.readGpuStateAsync();
+        const drop = start - mean();
+        console.log(`plugin GPU free fall in 1 s: ${drop.toFixed(5)} m (½gt² = ${(G / 2).toFixed(5)} m)`);
+        expect(body.backend).toBe("webgpu");
+        expect(Math.abs(drop - G / 2) / (G / 2)).toBeLessThan(0.01);
+    }, 120_000);
+
+    test("an impostor runs on the CPU while the scene has a dynamic Havok body, with one warning naming it, and back on the GPU after", async () => {
+        const h = await scene();
+        // After the scene: setting Logger.LogLevels (the harness does) replaces Logger.Warn.
+        const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
+        const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
+        const body = cloth(h, xpbd);
+        await xpbd.whenBackendReadyAsync();
+        h.step();
+        expect(body.backend).toBe("webgpu");
+        const box = createBody(
+            h.scene,
+            { kind: "box", extents: [0.2, 0.2, 0.2] },
+            { motionType: PhysicsMotionType.DYNAMIC, position: [3, 0.5, 0], mass: 1 },
+        );
+        await xpbd.readGpuStateAsync();
+        const before = Array.from(body.body.positions);
+        h.step(3);
+        expect(body.backend).toBe("cpu");
+        expect(xpbd.world.bodies).toContain(body.body);
+        // It carried on from where the GPU left it: it moved less than 3 steps of falling allow (≈ 2.5 cm).
+        let jump = 0;
+        for (let i = 0; i < before.length; i++) {
+            jump = Math.max(jump, Math.abs(body.body.positions[i] - before[i]));
+        }
+        expect(jump).toBeLessThan(0.05);
+        const warnings = warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("WebGPU backend"));
+        expect(warnings).toEqual([expect.stringContaining("dynamic colliders (two-way coupling)")]);
+        box.body.dispose();
+        box.node.dispose();
+        h.step(2);
+        expect(body.backend).toBe("webgpu");
+    }, 120_000);
+
+    test("a tearing cloth runs on the CPU (tearing is named); dispose gives every body back", async () => {
+        const h = await scene();
+        // After the scene: setting Logger.LogLevels (the harness does) replaces Logger.Warn.
+        const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
+        const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
+        const mesh = CreateGround("tearing", { width: 1, height: 1, subdivisions: 4 }, h.scene);
+        const tearing = new ClothImpostor(mesh, { tearRatio: 1.5 }, xpbd);
+        const plain = cloth(h, xpbd);
+        await xpbd.whenBackendReadyAsync();
+        h.step();
+        expect(tearing.backend).toBe("cpu");
+        // Two impostors collide with each other by default, which the GPU does not do either.
+        expect(plain.backend).toBe("cpu");
+        expect(warn.mock.calls.map((call) => String(call[0])).join("\n")).toMatch(/tearing \(tearRatio\)|contacts between impostors/);
+        tearing.dispose();
+        h.step();
+        expect(plain.backend).toBe("webgpu");
+        plain.dispose();
+        expect(plain.backend).toBe("cpu");
+        expect(xpbd.world.bodies).toHaveLength(0);
+        xpbd.dispose();
+    }, 120_000);
+});
+
+describe("XpbdPlugin backend option", () => {
+    let h: HavokScene;
+    beforeEach(async () => {
+        h = await createHavokScene();
+    });
+    afterEach(() => h.dispose());
+
+    test('"auto" on an engine that is not WebGPU is the CPU; so is "cpu"', () => {
+        expect(new XpbdPlugin(h.scene).backend).toBe("cpu");
+        XpbdPlugin.FromScene(h.scene)?.dispose();
+        expect(new XpbdPlugin(h.scene, { backend: "cpu" }).backend).toBe("cpu");
+    });
+
+    test("bad values and a WebGPU backend without a device are clear errors", () => {
+        expect(() => new XpbdPlugin(h.scene, { backend: "gpu" as never })).toThrow(
+            /backend must be one of "auto", "cpu", "webgpu", got gpu/,
+        );
+        expect(() => new XpbdPlugin(h.scene, { backend: "webgpu" })).toThrow(/needs a WebGPUEngine or the option gpuDevice/);
+        // Nothing was left hooked into the scene by the failed constructions.
+        expect(XpbdPlugin.FromScene(h.scene)).toBeNull();
+    });
+});
