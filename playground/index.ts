@@ -1,4 +1,5 @@
 import "@babylonjs/core/Culling/ray"; // scene.pick, used by pointer events
+import type { AbstractEngine } from "@babylonjs/core/Engines/abstractEngine";
 import { Engine } from "@babylonjs/core/Engines/engine";
 import { SetMissingSideEffectWarningsEnabled } from "@babylonjs/core/Misc/devTools";
 import "@babylonjs/core/Physics/joinedPhysicsEngineComponent"; // without these two, scene.enablePhysics does nothing
@@ -22,7 +23,8 @@ import { twoWay } from "./demos/twoWay.js";
 
 /** The page's state, exposed as `window.__playground` for the browser tests and the devtools console. */
 export interface Playground {
-    readonly engine: Engine;
+    /** A WebGL2 `Engine`, or a `WebGPUEngine` with `?engine=webgpu` in the URL. */
+    readonly engine: AbstractEngine;
     /** Every registered demo, in picker order. */
     readonly demos: readonly Pick<Demo, "id" | "title">[];
     /** The current demo's scene; undefined while a demo is being built. */
@@ -65,8 +67,21 @@ const figuresPanel = document.getElementById("figures") as HTMLElement;
 const controlsPanel = document.getElementById("demo-controls") as HTMLElement;
 const inspectorButton = document.getElementById("inspector-button") as HTMLButtonElement;
 
-// preserveDrawingBuffer lets tests read the canvas back after the frame is presented.
-const engine = new Engine(canvas, true, { preserveDrawingBuffer: true });
+/**
+ * The page's engine: WebGL2 by default, `WebGPUEngine` with `?engine=webgpu` (its module is loaded only then).
+ * preserveDrawingBuffer lets tests read the canvas back after the frame is presented.
+ */
+async function createEngine(): Promise<AbstractEngine> {
+    if (new URLSearchParams(location.search).get("engine") === "webgpu") {
+        const { WebGPUEngine } = await import("@babylonjs/core/Engines/webgpuEngine");
+        const webgpu = new WebGPUEngine(canvas, { antialias: true });
+        await webgpu.initAsync();
+        return webgpu;
+    }
+    return new Engine(canvas, true, { preserveDrawingBuffer: true });
+}
+
+const engine = await createEngine();
 const havokReady = HavokPhysics();
 
 const playground: Playground = {
@@ -116,7 +131,14 @@ function requestDemo(demo: Demo): void {
 function showFigures(): void {
     const handle = playground.demo?.handle;
     if (!handle) return;
-    const figures = { fps: engine.getFps().toFixed(0), ...handle.figures() };
+    const { xpbd } = handle;
+    const onGpu = xpbd.impostors.filter((impostor) => impostor.backend === "webgpu").length;
+    const figures = {
+        fps: engine.getFps().toFixed(0),
+        // Which solver runs the impostors: the plugin's backend, and on WebGPU how many run there (the rest fell back).
+        backend: xpbd.backend === "webgpu" ? `webgpu (${onGpu} of ${xpbd.impostors.length} on the GPU)` : "cpu",
+        ...handle.figures(),
+    };
     figuresPanel.replaceChildren(
         ...Object.entries(figures).flatMap(([label, value]) => {
             const key = document.createElement("span");

@@ -21,6 +21,7 @@ import { PhysicsShapeCapsule, PhysicsShapeSphere } from "@babylonjs/core/Physics
 import type { Scene } from "@babylonjs/core/scene";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
+import { pluginOptions } from "./pluginOptions.js";
 import { clothMesh } from "./stage.js";
 
 /** Frames per second of the key-frame animations. */
@@ -187,7 +188,7 @@ export function createCapeScene(scene: Scene): CapeScene {
     followBones();
 
     // --- The cape: pinned to the shoulder bones -------------------------------------------------------------
-    const xpbd = new XpbdPlugin(scene);
+    const xpbd = new XpbdPlugin(scene, pluginOptions());
     // Rest pose: hips at (0, HIP_HEIGHT, 0), no rotation, so the cape is built at the character's back.
     const capeTop = y(shoulderL) + 0.05;
     const { mesh, grid } = clothMesh(scene, "cape", {

@@ -9,6 +9,7 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
+import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
 import { colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
@@ -36,7 +37,7 @@ export const cushions: Demo = {
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
         const { shadows } = createStage(scene, havok, { target: new Vector3(0, 0.7, 0), radius: 4, beta: 1.15 });
-        const xpbd = new XpbdPlugin(scene);
+        const xpbd = new XpbdPlugin(scene, pluginOptions());
         const bench = CreateBox("bench", { width: 2.6, height: BENCH_TOP, depth: 0.8 }, scene);
         bench.position.y = BENCH_TOP / 2;
         bench.material = colour(scene, "benchMaterial", new Color3(0.45, 0.3, 0.2));

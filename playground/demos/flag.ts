@@ -8,6 +8,7 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
+import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
@@ -46,7 +47,7 @@ export const flag: Demo = {
         const metal = colour(scene, "poleMaterial", new Color3(0.75, 0.75, 0.78));
         pole.material = metal;
         shadows.addShadowCaster(pole);
-        new PhysicsAggregate(pole, PhysicsShapeType.CYLINDER, { mass: 0 }, scene);
+        new PhysicsAggregate(pole, PhysicsShapeType.CYLINDER, { mass: 0, restitution: 0 }, scene);
         const knob = CreateSphere("knob", { diameter: 0.16 }, scene);
         knob.position.y = POLE_HEIGHT + 0.05;
         knob.material = metal;
@@ -63,7 +64,7 @@ export const flag: Demo = {
             time += physics.getTimeStep();
             if (xpbd) xpbd.wind = params.on ? gustyWind(time, params.speed, params.gust, wind) : wind.setAll(0);
         });
-        xpbd = new XpbdPlugin(scene);
+        xpbd = new XpbdPlugin(scene, pluginOptions());
         const { mesh, grid } = clothMesh(scene, "flag", {
             width: FLAG_WIDTH,
             height: FLAG_HEIGHT,

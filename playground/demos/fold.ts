@@ -7,6 +7,7 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
+import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
@@ -32,7 +33,7 @@ export const fold: Demo = {
         shadows.addShadowCaster(table);
         new PhysicsAggregate(table, PhysicsShapeType.BOX, { mass: 0, friction: 0.6 }, scene);
 
-        const xpbd = new XpbdPlugin(scene);
+        const xpbd = new XpbdPlugin(scene, pluginOptions());
         const colours = [new Color3(0.85, 0.25, 0.25), new Color3(0.95, 0.85, 0.35), new Color3(0.3, 0.6, 0.9)];
         const cloths: ClothImpostor[] = [];
         const drop = (): void => {

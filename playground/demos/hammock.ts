@@ -7,6 +7,7 @@ import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
+import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
@@ -34,7 +35,7 @@ export const hammock: Demo = {
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
         const { shadows } = createStage(scene, havok, { target: new Vector3(0, 1, 0), radius: 4, beta: 1.1 });
-        const xpbd = new XpbdPlugin(scene);
+        const xpbd = new XpbdPlugin(scene, pluginOptions());
         const { mesh, grid } = clothMesh(scene, "hammock", {
             width: SIZE,
             height: SIZE,

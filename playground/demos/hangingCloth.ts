@@ -7,6 +7,7 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
+import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
@@ -39,9 +40,9 @@ export const hangingCloth: Demo = {
         sphere.material = colour(scene, "sphereMaterial", new Color3(0.85, 0.55, 0.2));
         sphere.receiveShadows = true;
         shadows.addShadowCaster(sphere);
-        new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0, friction: 0.5 }, scene);
+        new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0, friction: 0.5, restitution: 0 }, scene);
 
-        const xpbd = new XpbdPlugin(scene);
+        const xpbd = new XpbdPlugin(scene, pluginOptions());
         const { mesh, grid } = clothMesh(scene, "cloth", {
             width: SIZE,
             height: SIZE,

@@ -6,6 +6,7 @@ import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
+import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
 import { clothMesh, colour, createStage, solverFigures } from "./stage.js";
 
@@ -24,7 +25,7 @@ export const inspectorShowcase: Demo = {
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
         const { shadows } = createStage(scene, havok, { target: new Vector3(0.35, 1.1, 0), radius: 4.4, alpha: -Math.PI / 2, beta: 0.95 });
-        const xpbd = new XpbdPlugin(scene);
+        const xpbd = new XpbdPlugin(scene, pluginOptions());
 
         const { mesh, grid } = clothMesh(scene, "trampoline", {
             width: SIZE,

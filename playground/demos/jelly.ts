@@ -8,6 +8,7 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
+import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
 import { colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
@@ -45,7 +46,7 @@ export const jelly: Demo = {
         shadows.addShadowCaster(sphere);
         new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0, friction: 0.5 }, scene);
 
-        const xpbd = new XpbdPlugin(scene);
+        const xpbd = new XpbdPlugin(scene, pluginOptions());
         const jellyMaterial = colour(scene, "jellyMaterial", new Color3(0.35, 0.85, 0.4));
         jellyMaterial.alpha = 0.9;
         const params = { volumeStiffness: 1, stretchStiffness: 0.75, damping: 2, resolution: 5, surfaceOnly: false };

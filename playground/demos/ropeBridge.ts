@@ -8,6 +8,7 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { RopeImpostor } from "../../src/babylon/ropeImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
+import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
 import { colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
@@ -46,7 +47,7 @@ export const ropeBridge: Demo = {
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
         const { shadows } = createStage(scene, havok, { target: new Vector3(0, 1.4, 0), radius: 7, beta: 1.2, alpha: -Math.PI / 2.6 });
-        const xpbd = new XpbdPlugin(scene, { substeps: 10 });
+        const xpbd = new XpbdPlugin(scene, pluginOptions({ substeps: 10 }));
         const wood = colour(scene, "woodMaterial", new Color3(0.55, 0.38, 0.22));
         for (const side of [-1, 1]) {
             for (const z of [-GAUGE / 2, GAUGE / 2]) {

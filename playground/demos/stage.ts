@@ -72,8 +72,9 @@ export function createStage(scene: Scene, havok: HavokPhysicsWithBindings, optio
     const ground = CreateGround("ground", { width: size, height: size }, scene);
     ground.material = colour(scene, "groundMaterial", new Color3(0.42, 0.45, 0.5));
     ground.receiveShadows = true;
-    // A thick box collider whose top face is the ground plane.
-    new PhysicsAggregate(ground, PhysicsShapeType.BOX, { mass: 0, friction: 0.8 }, scene);
+    // A thick box collider whose top face is the ground plane; no bounce (PhysicsAggregate's default is 0.2), which
+    // also keeps cloth on it within what the WebGPU backend runs.
+    new PhysicsAggregate(ground, PhysicsShapeType.BOX, { mass: 0, friction: 0.8, restitution: 0 }, scene);
     return { scene, camera, shadows, ground };
 }
 

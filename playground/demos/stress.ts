@@ -9,6 +9,7 @@ import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
+import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
@@ -35,7 +36,7 @@ export const stress: Demo = {
             beta: 1.05,
         });
         let tier: Tier = "medium (5)";
-        const xpbd = new XpbdPlugin(scene, { substeps: TIERS[tier] });
+        const xpbd = new XpbdPlugin(scene, pluginOptions({ substeps: TIERS[tier] }));
 
         const sphereMaterial = colour(scene, "sphereMaterial", new Color3(0.85, 0.55, 0.2));
         const clothMaterials = [new Color3(0.3, 0.55, 0.9), new Color3(0.85, 0.25, 0.3), new Color3(0.95, 0.8, 0.3)].map((c, i) =>

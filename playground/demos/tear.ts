@@ -10,6 +10,7 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
+import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
@@ -43,7 +44,7 @@ export const tear: Demo = {
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
         const stage = createStage(scene, havok, { target: new Vector3(0, 1.85, 0), radius: 5.2, alpha: -Math.PI / 2, beta: 1.38 });
         const { camera, shadows } = stage;
-        const xpbd = new XpbdPlugin(scene);
+        const xpbd = new XpbdPlugin(scene, pluginOptions());
         // Horizontal at first, its top edge (the last row, at −z) along x: it swings down into a hanging banner.
         const { mesh, grid } = clothMesh(scene, "banner", {
             width: WIDTH,

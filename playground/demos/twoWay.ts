@@ -14,6 +14,7 @@ import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
+import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures, type Stage } from "./stage.js";
 
@@ -41,7 +42,7 @@ export const twoWay: Demo = {
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
         const stage = createStage(scene, havok, { target: new Vector3(-0.6, 0.9, 0), radius: 11, alpha: -Math.PI / 2 - 0.15, beta: 1.2 });
-        const xpbd = new XpbdPlugin(scene);
+        const xpbd = new XpbdPlugin(scene, pluginOptions());
         const params = { ballSpeed: 7, jellyMass: 8 };
         const boxMaterial = colour(scene, "boxMaterial", new Color3(0.25, 0.55, 0.85));
         const box = (name: string, position: Vector3, mass: number, size = BOX): PhysicsAggregate => {

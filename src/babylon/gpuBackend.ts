@@ -3,7 +3,7 @@
  * their state back for drawing, and moves a body back to the CPU when it starts using a feature the GPU lacks.
  */
 import { Logger } from "@babylonjs/core/Misc/logger";
-import type { XpbdWorld } from "../core/index.js";
+import { measureBody, type StepStats, type XpbdWorld } from "../core/index.js";
 import { GpuSoftBodySolver, unsupportedGpuFeature } from "../gpu/index.js";
 import type { SoftImpostor } from "./softImpostor.js";
 
@@ -28,7 +28,8 @@ interface GpuBody {
  * after the device's kernels are compiled (asynchronously, from the backend's creation) it moves to the GPU with its current state. From then on the plugin's step
  * submits its GPU step (never waiting for the GPU), and the body's CPU positions and velocities are refreshed from the
  * GPU by asynchronous read-backs, one in flight per body: drawing lags the simulation by the read-back's latency (a
- * frame or two), and the body's stats, sleep and events are not computed. When the body or the scene starts using a
+ * frame or two). The body's figures are measured on the CPU from each read-back (no contact figures); sleep and
+ * events are not computed. When the body or the scene starts using a
  * feature the GPU lacks, the body goes back to the CPU world from its last read-back state, with one warning per
  * feature naming it.
  */
@@ -86,6 +87,13 @@ export class GpuBackend {
             } else if (this._compiled === true) {
                 this._toGpu(impostor, dt);
             }
+        }
+    }
+
+    /** Adds the figures of every body on the GPU (as of its last read-back) to `stats`, the world's of this step. */
+    public accumulateStats(stats: StepStats): void {
+        for (const impostor of this._bodies.keys()) {
+            stats.accumulate(impostor.body.stats);
         }
     }
 
@@ -164,6 +172,8 @@ export class GpuBackend {
             () => {
                 gpu.reading = null;
                 if (this._bodies.get(impostor) === gpu) {
+                    // The body's figures from the state read back (counts, energy, edge ratios, volume; no contacts).
+                    measureBody(body, this._world.residuals);
                     impostor._afterStep();
                 }
             },

@@ -2,6 +2,7 @@ import type { Browser } from "playwright-core";
 import { launchBrowser, openDemo, waitForFrames, type DemoPage } from "./support/browser";
 import type { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor";
 import type { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
+import type { Engine } from "@babylonjs/core/Engines/engine";
 
 /** The page around the demos: default demo, URL hash, picker; the demos themselves are in demos.e2e.ts. */
 describe("playground page", () => {
@@ -19,7 +20,7 @@ describe("playground page", () => {
             hash: location.hash,
             demo: window.__playground.demo?.id,
             picker: (document.getElementById("demo-picker") as HTMLSelectElement).value,
-            webgl: window.__playground.engine.webGLVersion,
+            webgl: (window.__playground.engine as Engine).webGLVersion,
             demos: window.__playground.demos.map((d) => d.id),
         }));
         expect(state).toEqual({

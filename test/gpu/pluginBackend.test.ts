@@ -80,6 +80,10 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         expect(difference).toBeLessThan(bound);
         // It did drape: the cloth's edges hang below the sphere's top (0.8 m).
         expect(lowest).toBeLessThan(0.7);
+        // The plugin's figures include the body on the GPU, measured from its read-back state.
+        hGpu.step();
+        expect(xpbd.stats.particles).toBe(gpu.body.particleCount);
+        expect(xpbd.stats.maxEdgeRatio).toBeCloseTo(cpu.body.stats.maxEdgeRatio, 3);
     }, 180_000);
 
     test("a free cloth falls 4.905 m in 1 s (± 1%) through the plugin on the GPU", async () => {

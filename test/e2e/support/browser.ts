@@ -19,17 +19,28 @@ export function baseUrl(): string {
 }
 
 /**
- * Launches Debian's Chromium headless (`CHROMIUM_PATH` overrides `/usr/bin/chromium`). WebGL2 runs on SwiftShader.
+ * Launches Debian's Chromium headless (`CHROMIUM_PATH` overrides `/usr/bin/chromium`). WebGL2 runs on SwiftShader;
+ * with `webgpu`, so does WebGPU (SwiftShader's Vulkan: without the two Vulkan switches the adapter appears but the
+ * device is lost at the first frame drawn to a canvas, and `--disable-gpu` would remove the adapter).
  * Playwright gives every `launch()` a fresh temporary profile (it refuses a `--user-data-dir` argument).
  */
-export function launchBrowser(): Promise<Browser> {
+export function launchBrowser(options: { webgpu?: boolean } = {}): Promise<Browser> {
+    const gpu = options.webgpu
+        ? [
+              "--enable-unsafe-webgpu",
+              "--use-webgpu-adapter=swiftshader",
+              "--use-angle=swiftshader",
+              "--enable-features=Vulkan",
+              "--use-vulkan=swiftshader",
+          ]
+        : ["--disable-gpu"];
     return chromium.launch({
         executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
         headless: true,
         args: [
             "--headless",
             "--no-sandbox",
-            "--disable-gpu",
+            ...gpu,
             "--disable-quic",
             "--no-first-run",
             "--disable-background-networking",
@@ -76,13 +87,13 @@ export function collectErrors(page: Page): string[] {
 
 /**
  * Opens the playground on `#demoId` (the default demo when omitted) in a fresh 1280×720 context and waits until the
- * demo is built and has rendered a few frames.
+ * demo is built and has rendered a few frames. `query` is the URL's query string without `?` (`engine=webgpu`).
  */
-export async function openDemo(browser: Browser, demoId?: string): Promise<DemoPage> {
+export async function openDemo(browser: Browser, demoId?: string, query = ""): Promise<DemoPage> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     const page = await context.newPage();
     const errors = collectErrors(page);
-    await page.goto(baseUrl() + (demoId ? `#${demoId}` : ""));
+    await page.goto(baseUrl() + (query ? `?${query}` : "") + (demoId ? `#${demoId}` : ""));
     await page.waitForFunction(() => window.__playground !== undefined);
     await page.evaluate(() => window.__playground.ready);
     await waitForFrames(page, 3);
@@ -131,30 +142,45 @@ export interface PixelStats {
 }
 
 /**
- * Reads the canvas back (works because the engine is created with `preserveDrawingBuffer: true`).
+ * Reads the canvas back: directly (works because the WebGL engine is created with `preserveDrawingBuffer: true`), or
+ * with `screenshot` from a screenshot of it (a WebGPU canvas cannot be read back once its frame is presented).
  * @param selector - CSS selector of the canvas; the playground's render canvas by default.
  */
-export function canvasPixelStats(page: Page, selector = "#render-canvas"): Promise<PixelStats> {
-    return page.evaluate((sel) => {
-        const source = document.querySelector<HTMLCanvasElement>(sel);
-        if (!source) throw new Error(`no canvas matches ${sel}`);
-        const { width, height } = source;
-        const copy = document.createElement("canvas");
-        copy.width = width;
-        copy.height = height;
-        const ctx = copy.getContext("2d", { willReadFrequently: true });
-        if (!ctx) throw new Error("no 2D context");
-        ctx.drawImage(source, 0, 0);
-        const data = ctx.getImageData(0, 0, width, height).data;
-        const counts = new Map<number, number>();
-        for (let i = 0; i < data.length; i += 4) {
-            const key = ((data[i] >> 3) << 10) | ((data[i + 1] >> 3) << 5) | (data[i + 2] >> 3);
-            counts.set(key, (counts.get(key) ?? 0) + 1);
-        }
-        const background = Math.max(...counts.values());
-        const pixels = width * height;
-        return { width, height, distinctColours: counts.size, nonBackgroundFraction: (pixels - background) / pixels };
-    }, selector);
+export async function canvasPixelStats(page: Page, selector = "#render-canvas", screenshot = false): Promise<PixelStats> {
+    const image = screenshot ? `data:image/png;base64,${(await page.locator(selector).screenshot()).toString("base64")}` : null;
+    return page.evaluate(
+        async ([sel, url]) => {
+            let source: CanvasImageSource;
+            let width: number;
+            let height: number;
+            if (url) {
+                const picture = new Image();
+                picture.src = url;
+                await picture.decode();
+                [source, width, height] = [picture, picture.naturalWidth, picture.naturalHeight];
+            } else {
+                const canvas = document.querySelector<HTMLCanvasElement>(sel);
+                if (!canvas) throw new Error(`no canvas matches ${sel}`);
+                [source, width, height] = [canvas, canvas.width, canvas.height];
+            }
+            const copy = document.createElement("canvas");
+            copy.width = width;
+            copy.height = height;
+            const ctx = copy.getContext("2d", { willReadFrequently: true });
+            if (!ctx) throw new Error("no 2D context");
+            ctx.drawImage(source, 0, 0);
+            const data = ctx.getImageData(0, 0, width, height).data;
+            const counts = new Map<number, number>();
+            for (let i = 0; i < data.length; i += 4) {
+                const key = ((data[i] >> 3) << 10) | ((data[i + 1] >> 3) << 5) | (data[i + 2] >> 3);
+                counts.set(key, (counts.get(key) ?? 0) + 1);
+            }
+            const background = Math.max(...counts.values());
+            const pixels = width * height;
+            return { width, height, distinctColours: counts.size, nonBackgroundFraction: (pixels - background) / pixels };
+        },
+        [selector, image] as const,
+    );
 }
 
 /**
