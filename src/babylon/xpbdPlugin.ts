@@ -19,6 +19,7 @@ import { restorePluginState, savePluginState } from "./pluginState.js";
 import type { SoftImpostor } from "./softImpostor.js";
 import { StepEventDispatcher, type XpbdCapacityEvent } from "./stepEvents.js";
 import { zeroTimings, type XpbdPluginTimings } from "./pluginTimings.js";
+import { checkLodOptions, type XpbdLodOptions } from "./levelOfDetail.js";
 import { worldOptions, type XpbdPluginOptions } from "./xpbdPluginOptions.js";
 import { XpbdPluginProperties } from "./xpbdPluginProperties.js";
 
@@ -75,6 +76,7 @@ export class XpbdPlugin extends XpbdPluginProperties {
     public profile: boolean;
 
     private readonly _impostors: SoftImpostor[] = [];
+    private _lod: Nullable<Readonly<XpbdLodOptions>> = null;
     private _lastStepSeconds = 1 / 60;
     private readonly _colliders: HavokColliderSync;
     private readonly _beforePhysicsObserver: Nullable<Observer<Scene>>;
@@ -114,6 +116,7 @@ export class XpbdPlugin extends XpbdPluginProperties {
             throw new Error("XpbdPlugin: this scene already has an XpbdPlugin; dispose it first");
         }
         super(new XpbdWorld(worldOptions(options, engine.gravity)));
+        this.lod = options.lod ?? null;
         this.physicsEngine = engine;
         this.havokPlugin = engine.getPhysicsPlugin() as HavokPlugin;
         this.profile = options.profile ?? false;
@@ -206,6 +209,19 @@ export class XpbdPlugin extends XpbdPluginProperties {
      */
     public pickParticle(ray: Ray): Nullable<XpbdParticlePick> {
         return pickParticle(this._impostors, ray);
+    }
+
+    /**
+     * Level-of-detail options (a frozen copy) of the impostors that give none of their own, or null (the default):
+     * none, every impostor gets every substep. See {@link XpbdLodOptions}; takes effect at the next step, measured
+     * from the scene's `activeCamera` (none: full detail).
+     * @throws TypeError or RangeError for invalid options (see `XpbdLodOptions`)
+     */
+    public get lod(): Nullable<Readonly<XpbdLodOptions>> {
+        return this._lod;
+    }
+    public set lod(value: Nullable<XpbdLodOptions>) {
+        this._lod = value === null ? null : checkLodOptions(value, "XpbdPlugin: lod");
     }
 
     /** Length (s) of the last step, Havok's; 1/60 before the first. */
@@ -307,7 +323,9 @@ export class XpbdPlugin extends XpbdPluginProperties {
         this.world.gravity[1] = g.y;
         this.world.gravity[2] = g.z;
         const impostors = this._impostors;
+        const camera = this.scene.activeCamera;
         for (let i = 0; i < impostors.length; i++) {
+            impostors[i]._updateLod(camera, this._lod, this.world.substeps);
             impostors[i]._beforeStep();
         }
         if (profile) {
