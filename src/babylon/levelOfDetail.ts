@@ -11,7 +11,8 @@ import { booleanValue, describeValue, knownKeys, positiveInteger, type SoftBody 
 /**
  * Level-of-detail options, of the plugin (`XpbdPluginOptions.lod`, for every impostor) or of one impostor
  * (`SoftImpostorOptions.lod`, which overrides the plugin's). Without them (the default) every impostor gets every
- * substep, wherever the camera is.
+ * substep, wherever the camera is. An impostor asleep for its level of detail pushes nothing, so Havok bodies
+ * resting on it fall through: keep one that carries bodies at full detail with its own options.
  */
 export interface XpbdLodOptions {
     /**
