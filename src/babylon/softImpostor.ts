@@ -69,6 +69,8 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
     private readonly _tmp = new Float64Array(3);
     private _lod: Nullable<Readonly<XpbdLodOptions>>;
     private _lodLevel = XpbdLodLevel.Full;
+    /** Whether the body was held asleep through the last step and stays so: the solver left its shape as it was. */
+    private _heldThrough = false;
 
     /**
      * @param kind - cloth, soft body or rope
@@ -377,6 +379,7 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
         }
         const level = chooseLodLevel(lod, camera, this.mesh);
         applyLodLevel(this.body, level, this._lodLevel, lod, pluginSubsteps);
+        this._heldThrough = level === XpbdLodLevel.Asleep && this._lodLevel === XpbdLodLevel.Asleep;
         this._lodLevel = level;
     }
 
@@ -406,9 +409,12 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
         // Only impostors tied to bodies have anything to do.
     }
 
-    /** Marks the render mesh out of date; called by the plugin after each step. @internal */
+    /**
+     * Marks the render mesh out of date (unless the body slept through the step for its level of detail: an impostor
+     * out of sight costs no render-mesh writes either); called by the plugin after each step. @internal
+     */
     public _afterStep(): void {
-        this._renderDirty = true;
+        this._renderDirty = this._renderDirty || !this._heldThrough;
     }
 
     /** Marks the render mesh out of date after the plugin restored a snapshot into the body. @internal */

@@ -94,10 +94,12 @@ describe("Level of detail", () => {
         expect(s.cloth.body.stats.solvedSubsteps).toBe(3);
     });
 
-    it("an impostor beyond far, or outside the view, sleeps in place: no solver work, not a particle moves", () => {
+    it("an impostor beyond far, or outside the view, sleeps in place: no solver work, no render-mesh write, not a particle moves", () => {
         const s = lodScene(h, { distances: [NEAR, FAR] });
+        s.xpbd.profile = true;
         s.look(5);
         h.step(10);
+        expect(s.xpbd.timings.renderSyncs).toBe(10);
         for (const [distance, away] of [
             [50, false],
             [5, true],
@@ -105,7 +107,10 @@ describe("Level of detail", () => {
             s.look(distance, away);
             h.step(1);
             const held = new Float64Array(s.cloth.body.positions);
+            const renderSyncs = s.xpbd.timings.renderSyncs;
             h.step(20);
+            // Nor is its render mesh rewritten.
+            expect(s.xpbd.timings.renderSyncs).toBe(renderSyncs);
             expect(s.cloth.lodLevel).toBe(XpbdLodLevel.Asleep);
             expect(s.cloth.sleeping).toBe(true);
             expect(s.cloth.body.stats.solvedSubsteps).toBe(0);
