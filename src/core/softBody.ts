@@ -145,7 +145,8 @@ export class SoftBody {
      * Substeps of the world's step this body is solved in (a level of detail): 0, or at least the world's
      * `substeps`, solves it in every world substep; a smaller count in that many longer ones, each ending with a world
      * substep (see `substepSchedule.ts`). Compliance is per unit of time squared, so the stiffness stays; only the
-     * accuracy drops (a little more stretch and damping). Default 0.
+     * accuracy drops (a little more stretch and damping). Between its substeps the body waits: soft contacts of other
+     * bodies may still push its particles then, and those pushes move it without giving it velocity. Default 0.
      */
     public substeps = 0;
     /**
