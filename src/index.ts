@@ -12,6 +12,7 @@ export { XpbdPlugin } from "./babylon/xpbdPlugin.js";
 export type { XpbdPluginOptions } from "./babylon/xpbdPluginOptions.js";
 export type { XpbdCapacityEvent, XpbdCapacityKind } from "./babylon/stepEvents.js";
 export type { XpbdPluginTimings } from "./babylon/pluginTimings.js";
+export { LOD_DEFAULTS, XpbdLodLevel, type XpbdLodOptions } from "./babylon/levelOfDetail.js";
 export { SoftImpostor, type SoftImpostorEvent } from "./babylon/softImpostor.js";
 export {
     SOFT_IMPOSTOR_DEFAULTS,

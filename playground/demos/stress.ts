@@ -7,6 +7,7 @@ import { PhysicsAggregate } from "@babylonjs/core/Physics/v2/physicsAggregate";
 import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
+import { XpbdLodLevel, type XpbdLodOptions } from "../../src/babylon/levelOfDetail.js";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import { pluginOptions } from "./pluginOptions.js";
@@ -18,25 +19,33 @@ const TIERS = { "low (2)": 2, "medium (5)": 5, "high (10)": 10 } as const;
 type Tier = keyof typeof TIERS;
 const BOXES_PER_STATION = 6;
 const FRAME_WINDOW = 30;
+/**
+ * Full detail within 15 m of the camera (every station from where the camera starts, 9–13 m away), half the
+ * substeps up to 30 m, asleep beyond or out of view.
+ */
+const LOD: XpbdLodOptions = { distances: [15, 30] };
+/** The fly-through: out from the starting radius to the camera's limit and back, in this many seconds. */
+const FLIGHT_SECONDS = 8;
 
 /**
  * Many of everything: six stations, each a static sphere with a free cloth falling on it and a soft cube, while
  * dynamic Havok boxes rain on all of them. The quality tier sets the substeps, and the figures show what each costs
- * (frame time, and the XPBD step's own milliseconds).
+ * (frame time, and the XPBD step's own milliseconds). Level of detail is on: "Fly away and back" takes the camera
+ * out past 30 m and back, and the figures count the impostors at each level and the substeps solved.
  */
 export const stress: Demo = {
     id: "stress",
     title: "Stress test",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, {
+        const { camera, shadows } = createStage(scene, havok, {
             target: new Vector3(0, 0.6, 0),
             radius: 11,
             alpha: -Math.PI / 2 - 0.3,
             beta: 1.05,
         });
         let tier: Tier = "medium (5)";
-        const xpbd = new XpbdPlugin(scene, pluginOptions({ substeps: TIERS[tier] }));
+        const xpbd = new XpbdPlugin(scene, pluginOptions({ substeps: TIERS[tier], lod: LOD }));
 
         const sphereMaterial = colour(scene, "sphereMaterial", new Color3(0.85, 0.55, 0.2));
         const clothMaterials = [new Color3(0.3, 0.55, 0.9), new Color3(0.85, 0.25, 0.3), new Color3(0.95, 0.8, 0.3)].map((c, i) =>
@@ -101,6 +110,26 @@ export const stress: Demo = {
         });
         const mean = (a: Float64Array) => a.reduce((s, v) => s + v, 0) / Math.max(1, Math.min(frame, FRAME_WINDOW));
 
+        // The fly-through: the radius eases out to the camera's limit and back (phase 0 → 1), then stops.
+        const homeRadius = camera.radius;
+        let flight = -1;
+        const flying = scene.onBeforeRenderObservable.add(() => {
+            if (flight < 0) {
+                return;
+            }
+            flight = Math.min(1, flight + scene.getEngine().getDeltaTime() / 1000 / FLIGHT_SECONDS);
+            const out = 0.5 - 0.5 * Math.cos(2 * Math.PI * flight);
+            camera.radius = homeRadius + ((camera.upperRadiusLimit ?? homeRadius) - homeRadius) * out;
+            if (flight === 1) {
+                flight = -1;
+            }
+        });
+        const levels = () => {
+            const count = [0, 0, 0];
+            xpbd.impostors.forEach((impostor) => count[impostor.lodLevel]++);
+            return `${count[XpbdLodLevel.Full]} / ${count[XpbdLodLevel.Reduced]} / ${count[XpbdLodLevel.Asleep]}`;
+        };
+
         const panel = new ControlPanel();
         panel.select("quality", Object.keys(TIERS), tier, (value) => {
             tier = value as Tier;
@@ -109,6 +138,8 @@ export const stress: Demo = {
             frameTimes.fill(0);
             stepTimes.fill(0);
         });
+        panel.checkbox("level of detail", true, (on) => (xpbd.lod = on ? LOD : null));
+        panel.button("Fly away and back", () => (flight = 0));
         panel.button("Rain again", () => {
             boxes.forEach((aggregate, i) => {
                 const { body, transformNode } = aggregate;
@@ -129,10 +160,14 @@ export const stress: Demo = {
                 "xpbd ms / step (avg 30)": mean(stepTimes).toFixed(2),
                 "soft bodies": xpbd.impostors.length,
                 "rigid bodies": boxes.length + 6,
+                "camera m": camera.radius.toFixed(1),
+                "LOD full / reduced / asleep": levels(),
+                "substeps solved": xpbd.stats.solvedSubsteps,
                 ...solverFigures(xpbd),
             }),
             dispose() {
                 scene.onAfterRenderObservable.remove(timing);
+                scene.onBeforeRenderObservable.remove(flying);
             },
         };
     },

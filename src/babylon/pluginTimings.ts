@@ -8,7 +8,10 @@
  * `eventsMs` and `renderSyncMs`.
  */
 export interface XpbdPluginTimings {
-    /** Pin drivers: every `pinTo` target's world matrix read into its particles' end-of-step pin targets. */
+    /**
+     * Pin drivers: every `pinTo` target's world matrix read into its particles' end-of-step pin targets; and each
+     * impostor's level of detail chosen (`XpbdPlugin.lod`).
+     */
     pinTargetsMs: number;
     /**
      * Collider sync: Havok bodies added and removed, and each body's motion type, pose, velocities, mass

@@ -9,7 +9,9 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { Logger } from "@babylonjs/core/Misc/logger";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import type { Node } from "@babylonjs/core/node";
+import type { Camera } from "@babylonjs/core/Cameras/camera";
 import { ParticleGrab, SoftBodyEventType, unitInterval, type SoftBody } from "../core/index.js";
+import { applyLodLevel, checkLodOptions, chooseLodLevel, XpbdLodLevel, type XpbdLodOptions } from "./levelOfDetail.js";
 import { PinDriver, type PinTarget } from "./pinTargets.js";
 import type { XpbdPlugin } from "./xpbdPlugin.js";
 import type { XpbdBackend } from "./gpuBackend.js";
@@ -66,6 +68,10 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
     private readonly _grab = new ParticleGrab();
     private readonly _impulseRadius: number;
     private readonly _tmp = new Float64Array(3);
+    private _lod: Nullable<Readonly<XpbdLodOptions>>;
+    private _lodLevel = XpbdLodLevel.Full;
+    /** Whether the body was held asleep through the last step and stays so: the solver left its shape as it was. */
+    private _heldThrough = false;
 
     /**
      * @param kind - cloth, soft body or rope
@@ -107,6 +113,7 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
             diagonal2 += (max - min) ** 2;
         }
         this._impulseRadius = 0.25 * Math.sqrt(diagonal2);
+        this._lod = options.lod === undefined ? null : checkLodOptions(options.lod, `${this._caller}: lod`);
         plugin._addImpostor(this);
         this._meshDisposeObserver = mesh.onDisposeObservable.add(() => this.dispose());
     }
@@ -319,6 +326,26 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
         this._renderDirty = false;
     }
 
+    /**
+     * This impostor's own level-of-detail options (a frozen copy), or null to follow the plugin's
+     * (`XpbdPlugin.lod`); see {@link XpbdLodOptions}. Takes effect at the next step.
+     * @throws TypeError or RangeError for invalid options (see `XpbdLodOptions`)
+     */
+    public get lod(): Nullable<Readonly<XpbdLodOptions>> {
+        return this._lod;
+    }
+    public set lod(value: Nullable<XpbdLodOptions>) {
+        this._lod = value === null ? null : checkLodOptions(value, `${this._caller}: lod`);
+    }
+
+    /**
+     * The level of detail the impostor was stepped at last (see {@link XpbdLodLevel}): always `Full` without level-of-detail
+     * options. Its solver work shows in `body.stats.solvedSubsteps`.
+     */
+    public get lodLevel(): XpbdLodLevel {
+        return this._lodLevel;
+    }
+
     /** Removes the body from the simulation and every observer this impostor added; the mesh keeps its last shape. */
     public dispose(): void {
         if (this._disposed) {
@@ -339,6 +366,22 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
             observable.clear();
         }
         this.onDisposeObservable.clear();
+    }
+
+    /**
+     * Chooses the level of detail for the coming step from `camera` (the scene's active one) and sets the body up for
+     * it; called by the plugin before each step, before {@link _beforeStep}. @internal
+     */
+    public _updateLod(camera: Nullable<Camera>, pluginLod: Nullable<Readonly<XpbdLodOptions>>, pluginSubsteps: number): void {
+        const lod = this._lod ?? pluginLod;
+        if (lod === null && this._lodLevel === XpbdLodLevel.Full) {
+            // Off, as it was: the body's own settings stay untouched.
+            return;
+        }
+        const level = chooseLodLevel(lod, camera, this.mesh);
+        applyLodLevel(this.body, level, this._lodLevel, lod, pluginSubsteps);
+        this._heldThrough = level === XpbdLodLevel.Asleep && this._lodLevel === XpbdLodLevel.Asleep;
+        this._lodLevel = level;
     }
 
     /** Moves pin targets from their drivers; called by the plugin before each step. @internal */
@@ -381,9 +424,12 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
         return null;
     }
 
-    /** Marks the render mesh out of date; called by the plugin after each step. @internal */
+    /**
+     * Marks the render mesh out of date (unless the body slept through the step for its level of detail: an impostor
+     * out of sight costs no render-mesh writes either); called by the plugin after each step. @internal
+     */
     public _afterStep(): void {
-        this._renderDirty = true;
+        this._renderDirty = this._renderDirty || !this._heldThrough;
     }
 
     /** Marks the render mesh out of date after the plugin restored a snapshot into the body. @internal */

@@ -12,6 +12,7 @@ import {
     unitInterval,
     type SoftBodyOptions,
 } from "../core/index.js";
+import type { XpbdLodOptions } from "./levelOfDetail.js";
 
 /** Which kind of impostor: a triangle-mesh cloth, a tetrahedral soft body or a rope. */
 export type SoftImpostorKind = "cloth" | "softBody" | "rope";
@@ -81,6 +82,13 @@ export interface SoftImpostorOptions {
      */
     shapeMatching?: number;
     /**
+     * This impostor's level of detail, overriding the plugin's (`XpbdPluginOptions.lod`; see {@link XpbdLodOptions}):
+     * fewer substeps beyond `distances[0]` metres from the active camera, asleep beyond `distances[1]` or outside its
+     * view. `{ distances: [Infinity, Infinity], frustumCulling: false }` keeps it at full detail whatever the plugin's.
+     * Default none: the plugin's. Change it later with {@link SoftImpostor.lod}.
+     */
+    lod?: XpbdLodOptions;
+    /**
      * Defaults version that fills in the options not given, here and in the core body (see docs/versioning.md): an
      * impostor built with version n behaves the same in every later release. Default the plugin's
      * (`XpbdPluginOptions.defaultsVersion`, itself the newest by default).
@@ -89,7 +97,7 @@ export interface SoftImpostorOptions {
 }
 
 /** Every option value of an impostor, as returned by {@link SoftImpostor.getOptions}. */
-export interface SoftImpostorOptionValues extends Required<Omit<SoftImpostorOptions, "density" | "shapeMatching">> {
+export interface SoftImpostorOptionValues extends Required<Omit<SoftImpostorOptions, "density" | "shapeMatching" | "lod">> {
     /** Shape matching stiffness in [0, 1] (an impostor built with it). */
     shapeMatching?: number;
     /** Shear stiffness in [0, 1] (cloth). */
@@ -114,9 +122,9 @@ export interface SoftImpostorOptionValues extends Required<Omit<SoftImpostorOpti
 
 /** {@link SoftImpostorOptions} with the defaults filled in (`staticFriction` follows `friction` when absent). */
 export type ResolvedSoftImpostorOptions = Required<
-    Omit<SoftImpostorOptions, "staticFriction" | "density" | "defaultsVersion" | "shapeMatching">
+    Omit<SoftImpostorOptions, "staticFriction" | "density" | "defaultsVersion" | "shapeMatching" | "lod">
 > &
-    Pick<SoftImpostorOptions, "staticFriction" | "density" | "defaultsVersion" | "shapeMatching">;
+    Pick<SoftImpostorOptions, "staticFriction" | "density" | "defaultsVersion" | "shapeMatching" | "lod">;
 
 /**
  * Defaults of {@link SoftImpostorOptions} in the newest defaults version. Like every default they live in the core's

@@ -21,6 +21,7 @@ import { StepEventDispatcher, type XpbdCapacityEvent } from "./stepEvents.js";
 import { zeroTimings, type XpbdPluginTimings } from "./pluginTimings.js";
 import { backendDevice, worldOptions, type XpbdPluginOptions } from "./xpbdPluginOptions.js";
 import { GpuBackend, type XpbdBackend } from "./gpuBackend.js";
+import { checkLodOptions, type XpbdLodOptions } from "./levelOfDetail.js";
 import { XpbdPluginProperties } from "./xpbdPluginProperties.js";
 
 const plugins = new WeakMap<Scene, XpbdPlugin>();
@@ -76,6 +77,7 @@ export class XpbdPlugin extends XpbdPluginProperties {
     public profile: boolean;
 
     private readonly _impostors: SoftImpostor[] = [];
+    private _lod: Nullable<Readonly<XpbdLodOptions>> = null;
     private _lastStepSeconds = 1 / 60;
     private readonly _colliders: HavokColliderSync;
     private readonly _beforePhysicsObserver: Nullable<Observer<Scene>>;
@@ -116,6 +118,7 @@ export class XpbdPlugin extends XpbdPluginProperties {
             throw new Error("XpbdPlugin: this scene already has an XpbdPlugin; dispose it first");
         }
         super(new XpbdWorld(worldOptions(options, engine.gravity)));
+        this.lod = options.lod ?? null;
         this.physicsEngine = engine;
         this.havokPlugin = engine.getPhysicsPlugin() as HavokPlugin;
         this.profile = options.profile ?? false;
@@ -244,6 +247,19 @@ export class XpbdPlugin extends XpbdPluginProperties {
         return this._gpu !== null && this._gpu.runs(impostor);
     }
 
+    /**
+     * Level-of-detail options (a frozen copy) of the impostors that give none of their own, or null (the default):
+     * none, every impostor gets every substep. See {@link XpbdLodOptions}; takes effect at the next step, measured
+     * from the scene's `activeCamera` (none: full detail).
+     * @throws TypeError or RangeError for invalid options (see `XpbdLodOptions`)
+     */
+    public get lod(): Nullable<Readonly<XpbdLodOptions>> {
+        return this._lod;
+    }
+    public set lod(value: Nullable<XpbdLodOptions>) {
+        this._lod = value === null ? null : checkLodOptions(value, "XpbdPlugin: lod");
+    }
+
     /** Length (s) of the last step, Havok's; 1/60 before the first. */
     public get lastStepSeconds(): number {
         return this._lastStepSeconds;
@@ -346,7 +362,9 @@ export class XpbdPlugin extends XpbdPluginProperties {
         this.world.gravity[1] = g.y;
         this.world.gravity[2] = g.z;
         const impostors = this._impostors;
+        const camera = this.scene.activeCamera;
         for (let i = 0; i < impostors.length; i++) {
+            impostors[i]._updateLod(camera, this._lod, this.world.substeps);
             impostors[i]._beforeStep();
         }
         if (profile) {

@@ -7,6 +7,7 @@ import type { AbstractEngine } from "@babylonjs/core/Engines/abstractEngine";
 import type { Nullable } from "@babylonjs/core/types";
 import { booleanValue, positiveInteger, resolveDefaultsVersion, type XpbdWorldOptions } from "../core/index.js";
 import { BACKEND_OPTIONS, type XpbdBackendOption } from "./gpuBackend.js";
+import type { XpbdLodOptions } from "./levelOfDetail.js";
 
 /** Options of an {@link XpbdPlugin}; every field has a default. */
 export interface XpbdPluginOptions {
@@ -24,6 +25,13 @@ export interface XpbdPluginOptions {
     wind?: Vector3;
     /** Air density ρ in kg/m³ (≥ 0; 0 turns aerodynamics off, still-air drag included). Default 1.2 (air at 20 °C, sea level). */
     airDensity?: number;
+    /**
+     * Level of detail of every impostor that gives none of its own (`SoftImpostorOptions.lod`): fewer substeps beyond
+     * `distances[0]` metres from the active camera, asleep beyond `distances[1]` or outside its view (see
+     * {@link XpbdLodOptions}); change it later with {@link XpbdPlugin.lod}. Default none: every impostor gets every
+     * substep wherever the camera is.
+     */
+    lod?: XpbdLodOptions;
     /** Whether to time each phase of the plugin's work into {@link XpbdPlugin.timings}. Default false. */
     profile?: boolean;
     /** Events one step can hold (sleep, wake, over-stretch, invalid state, capacity); more are dropped and reported. Default 256. */

@@ -49,6 +49,7 @@ export {
     finiteNonNegative,
     finiteNumber,
     finiteVector3,
+    knownKeys,
     mask32,
     positiveFinite,
     positiveInteger,

@@ -152,6 +152,22 @@ export class PinConstraints {
         }
     }
 
+    /**
+     * Makes every pinned particle's target start the current step where the particle is (in `x`), so a body waking
+     * after its targets moved follows them from where it slept, over the step, instead of jumping at its first substep.
+     */
+    public startAt(x: Float64Array): void {
+        const start = this.targetsStart;
+        for (let p = 0; p < this.weights.length; p++) {
+            if (this.weights[p] > 0) {
+                const i = p * 3;
+                start[i] = x[i];
+                start[i + 1] = x[i + 1];
+                start[i + 2] = x[i + 2];
+            }
+        }
+    }
+
     /** At the end of a step the end targets become the next step's start targets. */
     public endStep(): void {
         this.targetsStart.set(this.targetsEnd);

@@ -28,9 +28,9 @@ import type { XpbdWorldOptions } from "./xpbdWorldOptions.js";
 
 /**
  * The replay format this build writes (and the only one it reads): 2 added shape matching to the body scalars, 3
- * self-collision, 4 the gas (pressure).
+ * self-collision, 4 the gas (pressure), 5 the level of detail (`SoftBody.substeps`, `SoftBody.holdAsleep`).
  */
-export const REPLAY_FORMAT_VERSION = 4;
+export const REPLAY_FORMAT_VERSION = 5;
 
 /** What a patch changes. */
 export enum ReplayTarget {

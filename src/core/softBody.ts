@@ -141,6 +141,20 @@ export class SoftBody {
     public windScale: number;
     /** Whether the body is asleep. */
     public sleeping = false;
+    /**
+     * Substeps of the world's step this body is solved in (a level of detail): 0, or at least the world's
+     * `substeps`, solves it in every world substep; a smaller count in that many longer ones, each ending with a world
+     * substep (see `substepSchedule.ts`). Compliance is per unit of time squared, so the stiffness stays; only the
+     * accuracy drops (a little more stretch and damping). Between its substeps the body waits: soft contacts of other
+     * bodies may still push its particles then, and those pushes move it without giving it velocity. Default 0.
+     */
+    public substeps = 0;
+    /**
+     * Whether the body is held asleep (a level of detail): at the next step it falls asleep where it is, velocities
+     * zeroed, and nothing wakes it (pins, colliders, other bodies, API calls) until this is cleared; it costs no
+     * solver work meanwhile. Clearing it leaves the body asleep: wake it with {@link wake}. Default false.
+     */
+    public holdAsleep = false;
     /** Seconds the body has been slow. @internal */
     public _slowTime = 0;
     /** Set by API calls that must wake the body before the next step. @internal */

@@ -12,7 +12,7 @@ import type { SoftBody } from "./softBody.js";
 import type { XpbdWorld } from "./xpbdWorld.js";
 
 /** How a scalar is checked when it is read from a replay. */
-type ScalarKind = "nonNegative" | "positive" | "flag" | "mask" | "overOne" | "finite";
+type ScalarKind = "nonNegative" | "positive" | "flag" | "mask" | "overOne" | "finite" | "count";
 
 /** A body's scalars: its options as the solver reads them. */
 const BODY_SCALARS: readonly [string, ScalarKind, (b: SoftBody) => number, (b: SoftBody, v: number) => void][] = [
@@ -60,6 +60,9 @@ const BODY_SCALARS: readonly [string, ScalarKind, (b: SoftBody) => number, (b: S
     ["sleeping", "flag", (b) => +b.sleeping, (b, v) => (b.sleeping = v === 1)],
     ["wakeRequested", "flag", (b) => +b._wakeRequested, (b, v) => (b._wakeRequested = v === 1)],
     ["pinsDirty", "flag", (b) => +b.pins.dirty, (b, v) => (b.pins.dirty = v === 1)],
+    // The level of detail a host chose for the body.
+    ["substeps", "count", (b) => b.substeps, (b, v) => (b.substeps = v)],
+    ["holdAsleep", "flag", (b) => +b.holdAsleep, (b, v) => (b.holdAsleep = v === 1)],
 ];
 
 /** Number of a body's scalars. */
@@ -194,12 +197,14 @@ function checkScalar(name: string, kind: ScalarKind, value: number, where: strin
             ? value === 0 || value === 1
             : kind === "mask"
               ? Number.isInteger(value) && value >= 0 && value <= 0xffffffff
-              : Number.isFinite(value) &&
-                (kind === "finite" || (kind === "nonNegative" ? value >= 0 : kind === "positive" ? value > 0 : value > 1));
+              : kind === "count"
+                ? Number.isInteger(value) && value >= 0
+                : Number.isFinite(value) &&
+                  (kind === "finite" || (kind === "nonNegative" ? value >= 0 : kind === "positive" ? value > 0 : value > 1));
     if (!ok) {
         throw new XpbdDataError(
             "invalid",
-            `${where}: ${name} is ${value}, which a ${kind === "flag" ? "flag (0 or 1)" : `${kind} value`} cannot be`,
+            `${where}: ${name} is ${value}, which a ${kind === "flag" ? "flag (0 or 1)" : kind === "count" ? "count (an integer ≥ 0)" : `${kind} value`} cannot be`,
         );
     }
 }

@@ -11,6 +11,12 @@ export class StepStats {
     public substeps = 0;
     /** Solver iterations per substep. */
     public iterations = 0;
+    /**
+     * Substeps the body was solved in (0 asleep, fewer than {@link substeps} for a body with fewer substeps of its
+     * own: `SoftBody.substeps`); summed over the bodies in the world's stats. The solver's work for the bodies
+     * follows it, so it shows what a level of detail saves.
+     */
+    public solvedSubsteps = 0;
     /** Simulated bodies (awake or asleep). */
     public bodies = 0;
     /** Bodies asleep at the end of the step. */
@@ -71,6 +77,7 @@ export class StepStats {
         this.substepMs = 0;
         this.substeps = 0;
         this.iterations = 0;
+        this.solvedSubsteps = 0;
         this.bodies = 0;
         this.sleepingBodies = 0;
         this.particles = 0;
@@ -111,6 +118,7 @@ export class StepStats {
         this.meanVolumeResidual = mean(this.meanVolumeResidual, this.volumeConstraints, body.meanVolumeResidual, body.volumeConstraints);
         this.volumeRatio = mean(this.volumeRatio, this.volumeConstraints, body.volumeRatio, body.volumeConstraints);
         this.bodies += 1;
+        this.solvedSubsteps += body.solvedSubsteps;
         this.sleepingBodies += body.sleepingBodies;
         this.particles += body.particles;
         this.stretchConstraints += body.stretchConstraints;

@@ -28,4 +28,17 @@ export class SubstepContext {
         this.invH = 1 / h;
         this.invH2 = 1 / (h * h);
     }
+
+    /**
+     * Makes this one substep of a body solved in fewer, longer substeps than the world's (see
+     * `SoftBody.substeps`): `span` of `world`'s substeps long, ending where `world`'s current one ends.
+     */
+    public setSpan(world: SubstepContext, span: number): void {
+        const h = world.h * span;
+        this.dt = world.dt;
+        this.h = h;
+        this.invH = 1 / h;
+        this.invH2 = 1 / (h * h);
+        this.t = world.t;
+    }
 }

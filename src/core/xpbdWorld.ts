@@ -11,6 +11,7 @@ import type { SoftBody } from "./softBody.js";
 import { readyToSleep, SOFT_CONTACT_CAPACITY_ELEMENT, SoftContacts } from "./softContacts.js";
 import { StepStats } from "./stepStats.js";
 import { SubstepContext } from "./substepContext.js";
+import { bodySubsteps, substepSpan } from "./substepSchedule.js";
 import type { XpbdWorldOptions } from "./xpbdWorldOptions.js";
 
 /**
@@ -79,6 +80,8 @@ export class XpbdWorld {
 
     private readonly _broadPhase: ColliderBroadPhase;
     private readonly _context = new SubstepContext();
+    /** The substep of a body solved in fewer substeps than the world (see {@link _bodyContext}). */
+    private readonly _spanContext = new SubstepContext();
     /**
      * Wind xyz and air density of the last step, copied from the public fields at the start of each step (a change
      * wakes the bodies). State a snapshot carries. @internal
@@ -279,10 +282,11 @@ export class XpbdWorld {
             // Bodies resting on held particles are stopped before they move (see `ParticleContacts.solveHeld`).
             for (let b = 0; b < this.bodies.length; b++) {
                 const body = this.bodies[b];
-                if (!body.sleeping && body.tethers.enabled) {
-                    body.contacts.solveHeld(body, broadPhase.slotColliders, broadPhase.slotShapes, context);
+                const bodyContext = this._bodyContext(body, s);
+                if (bodyContext !== null && body.tethers.enabled) {
+                    body.contacts.solveHeld(body, broadPhase.slotColliders, broadPhase.slotShapes, bodyContext);
                     if (body.attachments.count > 0) {
-                        body.attachments.solveHeld(body, context);
+                        body.attachments.solveHeld(body, bodyContext);
                     }
                 }
             }
@@ -293,8 +297,9 @@ export class XpbdWorld {
                 }
             }
             for (let b = 0; b < bodies.length; b++) {
-                if (!bodies[b].sleeping) {
-                    this._predict(bodies[b], context);
+                const bodyContext = this._bodyContext(bodies[b], s);
+                if (bodyContext !== null) {
+                    this._predict(bodies[b], bodyContext);
                 }
             }
             softContacts.find(bodies);
@@ -302,8 +307,9 @@ export class XpbdWorld {
             const passes = 2 * this.iterations;
             for (let pass = 0; pass < passes; pass++) {
                 for (let b = 0; b < bodies.length; b++) {
-                    if (!bodies[b].sleeping) {
-                        this._pass(bodies[b], context, pass);
+                    const bodyContext = this._bodyContext(bodies[b], s);
+                    if (bodyContext !== null) {
+                        this._pass(bodies[b], bodyContext, pass);
                     }
                 }
                 if (softContacts.count > 0) {
@@ -311,8 +317,9 @@ export class XpbdWorld {
                 }
             }
             for (let b = 0; b < bodies.length; b++) {
-                if (!bodies[b].sleeping) {
-                    this._finishSubstep(bodies[b], context);
+                const bodyContext = this._bodyContext(bodies[b], s);
+                if (bodyContext !== null) {
+                    this._finishSubstep(bodies[b], bodyContext);
                 }
             }
         }
@@ -343,12 +350,38 @@ export class XpbdWorld {
         this.time += dt;
     }
 
+    /**
+     * The context `body` is solved with in world substep `s`: the world's, or for a body with fewer substeps of its
+     * own (`SoftBody.substeps`) a longer one, or null when the body is not solved in this substep (asleep, or waiting
+     * for the end of its longer substep). Allocates nothing.
+     */
+    private _bodyContext(body: SoftBody, s: number): SubstepContext | null {
+        if (body.sleeping) {
+            return null;
+        }
+        const n = this.substeps;
+        const m = bodySubsteps(n, body.substeps);
+        if (m === n) {
+            return this._context;
+        }
+        const span = substepSpan(s, n, m);
+        if (span === 0) {
+            return null;
+        }
+        this._spanContext.setSpan(this._context, span);
+        return this._spanContext;
+    }
+
     /** Pins, wake-up, last valid state, broad phase and the step's aerodynamic forces of one body. */
     private _beginStep(body: SoftBody, context: SubstepContext): void {
         if (body.pins.dirty) {
             body._rebuildPins();
         }
-        if (body.sleeping && (body._wakeRequested || body.pins.targetsMove() || this._broadPhase.movingColliderNear(body))) {
+        if (body.holdAsleep) {
+            if (!body.sleeping) {
+                this._fallAsleep(body);
+            }
+        } else if (body.sleeping && (body._wakeRequested || body.pins.targetsMove() || this._broadPhase.movingColliderNear(body))) {
             body.sleeping = false;
             body._slowTime = 0;
             this.events.push(SoftBodyEventType.Wake, body.id, -1, 0);
@@ -483,6 +516,7 @@ export class XpbdWorld {
         const stats = body.stats;
         if (body.sleeping) {
             measurePinForce(body, this.gravity, context);
+            stats.solvedSubsteps = 0;
             stats.sleepingBodies = 1;
             stats.kineticEnergy = 0;
             stats.contacts = 0;
@@ -490,6 +524,7 @@ export class XpbdWorld {
             stats.maxContactCorrection = 0;
             return;
         }
+        stats.solvedSubsteps = bodySubsteps(this.substeps, body.substeps);
         if (body.damping > 0) {
             dampDeformation(body, context);
         }
@@ -537,12 +572,17 @@ export class XpbdWorld {
             if (body.sleeping || !readyToSleep(body) || !this.softContacts.partnersReady(bodies, b)) {
                 continue;
             }
-            body.sleeping = true;
-            body.velocities.fill(0);
+            this._fallAsleep(body);
             body.stats.kineticEnergy = 0;
             body.stats.sleepingBodies = 1;
-            this.events.push(SoftBodyEventType.Sleep, body.id, -1, 0);
         }
+    }
+
+    /** Puts `body` to sleep where it is, at rest, and reports it. */
+    private _fallAsleep(body: SoftBody): void {
+        body.sleeping = true;
+        body.velocities.fill(0);
+        this.events.push(SoftBodyEventType.Sleep, body.id, -1, 0);
     }
 
     /**

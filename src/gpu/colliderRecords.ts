@@ -145,6 +145,9 @@ export function unsupportedGpuFeature(body: SoftBody, colliders: readonly Collid
     if (body.attachments.count > 0) {
         return "collider attachments";
     }
+    if (body.substeps > 0 || body.holdAsleep) {
+        return "level of detail (SoftBody.substeps, holdAsleep)";
+    }
     for (const collider of colliders) {
         if (collider.motion === ColliderMotion.Dynamic) {
             return "dynamic colliders (two-way coupling)";

@@ -215,6 +215,48 @@ describe.each(cases)("demo #$id", ({ id, frames, settle: settling }) => {
         expect(moved).toBeGreaterThan(0.5 * freeFall);
     });
 
+    if (id === "stress") {
+        test("level of detail: the fly-through takes every impostor from full detail to asleep and back", async () => {
+            // Levels and solved substeps of every rendered frame, recorded in the page.
+            await demo.page.evaluate(() => {
+                const { scene, demo: current } = window.__playground;
+                const xpbd = current!.handle.xpbd;
+                const seen: { levels: number[]; least: number } = { levels: [], least: Infinity };
+                (window as unknown as { __lod: typeof seen }).__lod = seen;
+                scene!.onAfterRenderObservable.add(() => {
+                    xpbd.impostors.forEach((impostor) => seen.levels.includes(impostor.lodLevel) || seen.levels.push(impostor.lodLevel));
+                    seen.least = Math.min(seen.least, xpbd.stats.solvedSubsteps);
+                });
+            });
+            await demo.page.click('#demo-controls button:text-is("Fly away and back")');
+            // Out at 40 m, everything sleeps; back home (11 m), every station is at full detail again.
+            await demo.page.waitForFunction(() => (window as unknown as { __lod: { least: number } }).__lod.least === 0, undefined, {
+                timeout: 120_000,
+            });
+            await demo.page.waitForFunction(
+                () => {
+                    const xpbd = window.__playground.demo!.handle.xpbd;
+                    return (
+                        Number(window.__playground.demo!.handle.figures()["camera m"]) < 11.5 &&
+                        xpbd.impostors.every((i) => i.lodLevel === 0)
+                    );
+                },
+                undefined,
+                { timeout: 120_000 },
+            );
+            await waitForFrames(demo.page, 2);
+            const result = await demo.page.evaluate(() => ({
+                seen: (window as unknown as { __lod: { levels: number[] } }).__lod.levels.sort(),
+                solved: window.__playground.demo!.handle.xpbd.stats.solvedSubsteps,
+                substeps: window.__playground.demo!.handle.xpbd.substeps,
+                impostors: window.__playground.demo!.handle.xpbd.impostors.length,
+            }));
+            console.log(`#stress fly-through: ${JSON.stringify(result)}`);
+            expect(result.seen).toEqual([0, 1, 2]);
+            expect(result.solved).toBe(result.substeps * result.impostors);
+        });
+    }
+
     if (id === "two-way") {
         test("holds heavy bodies: the 20 kg crates stay above the 0.5 kg net, the 70 kg player above the trampoline", async () => {
             await waitForFrames(demo.page, 240);
