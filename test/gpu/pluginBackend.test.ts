@@ -140,7 +140,7 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         expect(body.backend).toBe("webgpu");
     }, 120_000);
 
-    test("a tearing cloth runs on the CPU (tearing is named); dispose gives every body back", async () => {
+    test("a tearing cloth and a body held asleep by level of detail run on the CPU (named); dispose gives every body back", async () => {
         const h = await scene();
         // After the scene: setting Logger.LogLevels (the harness does) replaces Logger.Warn.
         const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
@@ -157,6 +157,11 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         tearing.dispose();
         h.step();
         expect(plain.backend).toBe("webgpu");
+        // Level of detail is the CPU's too: a body held asleep goes back there.
+        plain.body.holdAsleep = true;
+        h.step();
+        expect(plain.backend).toBe("cpu");
+        expect(warn.mock.calls.map((call) => String(call[0])).join("\n")).toContain("level of detail");
         plain.dispose();
         expect(plain.backend).toBe("cpu");
         expect(xpbd.world.bodies).toHaveLength(0);
