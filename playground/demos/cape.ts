@@ -4,6 +4,7 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { CIRCLE_RADIUS, createCapeScene } from "./capeScene.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 /**
@@ -28,7 +29,7 @@ export const cape: Demo = {
         body.material = colour(scene, "bodyMaterial", new Color3(0.75, 0.68, 0.6));
         shadows.addShadowCaster(body);
         const mesh = cloth.mesh;
-        mesh.material = colour(scene, "capeMaterial", new Color3(0.65, 0.1, 0.15), true);
+        mesh.material = fabric(scene, "capeMaterial", new Color3(0.65, 0.1, 0.15));
         mesh.receiveShadows = true;
         shadows.addShadowCaster(mesh);
 

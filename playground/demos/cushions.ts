@@ -10,6 +10,7 @@ import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 /**
@@ -52,7 +53,7 @@ export const cushions: Demo = {
         shadows.addShadowCaster(back);
         new PhysicsAggregate(back, PhysicsShapeType.BOX, { mass: 0, friction: 0.8 }, scene);
 
-        const cushionMaterial = colour(scene, "cushionMaterial", new Color3(0.25, 0.55, 0.9), true);
+        const cushionMaterial = fabric(scene, "cushionMaterial", new Color3(0.25, 0.55, 0.9));
         const pillows: ClothImpostor[] = [];
         for (const x of [-0.7, 0, 0.7]) {
             const mesh = CreateIcoSphere(`cushion${pillows.length}`, { radius: RADIUS, subdivisions: 3, updatable: true }, scene);

@@ -9,6 +9,7 @@ import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 const POLE_HEIGHT = 4;
@@ -72,7 +73,7 @@ export const flag: Demo = {
             plane: "xy",
             origin: [POLE_RADIUS + 0.02 + FLAG_WIDTH / 2, POLE_HEIGHT - 0.1 - FLAG_HEIGHT / 2, 0],
         });
-        const material = colour(scene, "flagMaterial", new Color3(0.85, 0.2, 0.22), true);
+        const material = fabric(scene, "flagMaterial", new Color3(0.85, 0.2, 0.22));
         mesh.material = material;
         mesh.receiveShadows = true;
         shadows.addShadowCaster(mesh);

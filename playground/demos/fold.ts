@@ -8,6 +8,7 @@ import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 /** Tablecloth edge (m), quads per side, thickness (m): the thickness well under the 5 cm particle spacing. */
@@ -46,7 +47,7 @@ export const fold: Demo = {
                 origin: [0.25 - 0.1 * k, 1.1 + 0.15 * k, 0.1],
             });
             mesh.rotation.y = 0.5 * k;
-            mesh.material = colour(scene, `tableclothMaterial${k}`, colours[k % colours.length], true);
+            mesh.material = fabric(scene, `tableclothMaterial${k}`, colours[k % colours.length]);
             mesh.receiveShadows = true;
             shadows.addShadowCaster(mesh);
             cloths.push(

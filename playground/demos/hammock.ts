@@ -8,6 +8,7 @@ import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 /**
@@ -52,7 +53,7 @@ export const hammock: Demo = {
         }
         mesh.updateVerticesData(VertexBuffer.PositionKind, positions);
         mesh.refreshBoundingInfo();
-        mesh.material = colour(scene, "hammockMaterial", new Color3(0.85, 0.6, 0.3), true);
+        mesh.material = fabric(scene, "hammockMaterial", new Color3(0.85, 0.6, 0.3));
         mesh.receiveShadows = true;
         shadows.addShadowCaster(mesh);
         const last = (grid.rows - 1) * grid.columns;

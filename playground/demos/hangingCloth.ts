@@ -8,6 +8,7 @@ import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 const SEGMENTS = 16;
@@ -50,7 +51,7 @@ export const hangingCloth: Demo = {
             plane: "xz",
             origin: [0, HEIGHT, 0],
         });
-        mesh.material = colour(scene, "clothMaterial", new Color3(0.3, 0.55, 0.9), true);
+        mesh.material = fabric(scene, "clothMaterial", new Color3(0.3, 0.55, 0.9));
         mesh.receiveShadows = true;
         shadows.addShadowCaster(mesh);
         // Row 0 is the +z edge; the last row is the −z edge: pin its two corners.

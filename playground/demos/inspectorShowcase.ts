@@ -7,6 +7,7 @@ import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { clothMesh, colour, createStage, solverFigures } from "./stage.js";
 
 const SEGMENTS = 16;
@@ -34,7 +35,7 @@ export const inspectorShowcase: Demo = {
             plane: "xz",
             origin: [0, HEIGHT, 0],
         });
-        mesh.material = colour(scene, "trampolineMaterial", new Color3(0.3, 0.55, 0.9), true);
+        mesh.material = fabric(scene, "trampolineMaterial", new Color3(0.3, 0.55, 0.9));
         mesh.receiveShadows = true;
         shadows.addShadowCaster(mesh);
         // The four corners of the grid.

@@ -77,15 +77,11 @@ export function createStage(scene: Scene, havok: HavokPhysicsWithBindings, optio
     return { scene, camera, shadows, ground };
 }
 
-/** A lit, slightly glossy colour; `twoSided` for cloth (no culling, lighting from both sides). */
-export function colour(scene: Scene, name: string, color: Color3, twoSided = false): StandardMaterial {
+/** A lit, slightly glossy colour for solid things (cloth has `fabric` in fabricMaterial.ts). */
+export function colour(scene: Scene, name: string, color: Color3): StandardMaterial {
     const m = new StandardMaterial(name, scene);
     m.diffuseColor = color;
     m.specularColor = new Color3(0.12, 0.12, 0.12);
-    if (twoSided) {
-        m.backFaceCulling = false;
-        m.twoSidedLighting = true;
-    }
     return m;
 }
 

@@ -10,6 +10,7 @@ import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 /** Quality tiers: substeps per Havok step (one iteration). */
@@ -39,7 +40,7 @@ export const stress: Demo = {
 
         const sphereMaterial = colour(scene, "sphereMaterial", new Color3(0.85, 0.55, 0.2));
         const clothMaterials = [new Color3(0.3, 0.55, 0.9), new Color3(0.85, 0.25, 0.3), new Color3(0.95, 0.8, 0.3)].map((c, i) =>
-            colour(scene, `clothMaterial${i}`, c, true),
+            fabric(scene, `clothMaterial${i}`, c),
         );
         const jellyMaterial = colour(scene, "jellyMaterial", new Color3(0.35, 0.85, 0.4));
         const boxMaterial = colour(scene, "boxMaterial", new Color3(0.55, 0.6, 0.7));

@@ -11,6 +11,7 @@ import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 const WIDTH = 2.4;
@@ -53,7 +54,7 @@ export const tear: Demo = {
             plane: "xz",
             origin: [0, TOP, HEIGHT / 2],
         });
-        mesh.material = colour(scene, "bannerMaterial", new Color3(0.85, 0.25, 0.3), true);
+        mesh.material = fabric(scene, "bannerMaterial", new Color3(0.85, 0.25, 0.3));
         mesh.receiveShadows = true;
         shadows.addShadowCaster(mesh);
         const cloth = new ClothImpostor(

@@ -15,6 +15,7 @@ import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures, type Stage } from "./stage.js";
 
 const BALL_X = -5.2;
@@ -177,7 +178,7 @@ function sheetOnPosts(
         plane: "xz",
         origin: [x, height, z],
     });
-    mesh.material = colour(scene, `${name}Material`, tint, true);
+    mesh.material = fabric(scene, `${name}Material`, tint);
     mesh.receiveShadows = true;
     shadows.addShadowCaster(mesh);
     const c = grid.columns;
