@@ -25,12 +25,10 @@ export const fold: Demo = {
     title: "Folding tablecloth",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, { target: new Vector3(0, 0.7, 0), radius: 3.2, beta: 1.3 });
+        createStage(scene, havok, { target: new Vector3(0, 0.7, 0), radius: 3.2, beta: 1.3 });
         const table = CreateBox("table", { width: 1, height: 0.06, depth: 0.7 }, scene);
         table.position.y = 0.72;
         table.material = colour(scene, "tableMaterial", new Color3(0.55, 0.38, 0.25));
-        table.receiveShadows = true;
-        shadows.addShadowCaster(table);
         new PhysicsAggregate(table, PhysicsShapeType.BOX, { mass: 0, friction: 0.6 }, scene);
 
         const xpbd = new XpbdPlugin(scene);
@@ -48,8 +46,6 @@ export const fold: Demo = {
             });
             mesh.rotation.y = 0.5 * k;
             mesh.material = fabric(scene, `tableclothMaterial${k}`, colours[k % colours.length]);
-            mesh.receiveShadows = true;
-            shadows.addShadowCaster(mesh);
             cloths.push(
                 new ClothImpostor(mesh, { mass: 0.4, bendStiffness: 0.2, thickness: THICKNESS, selfCollision: true, friction: 0.6 }, xpbd),
             );

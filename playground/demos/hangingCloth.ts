@@ -26,7 +26,7 @@ export const hangingCloth: Demo = {
     title: "Hanging cloth self-test",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, {
+        createStage(scene, havok, {
             target: new Vector3(0, 1.45, -0.4),
             radius: 5.5,
             alpha: Math.PI / 2 - 0.7,
@@ -38,8 +38,6 @@ export const hangingCloth: Demo = {
         const sphere = CreateSphere("sphere", { diameter: 2 * SPHERE_RADIUS, segments: 24 }, scene);
         sphere.position.set(0.15, HEIGHT - 1.0, -SIZE / 2 + SPHERE_RADIUS - 0.2);
         sphere.material = colour(scene, "sphereMaterial", new Color3(0.85, 0.55, 0.2));
-        sphere.receiveShadows = true;
-        shadows.addShadowCaster(sphere);
         new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0, friction: 0.5 }, scene);
 
         const xpbd = new XpbdPlugin(scene);
@@ -52,8 +50,6 @@ export const hangingCloth: Demo = {
             origin: [0, HEIGHT, 0],
         });
         mesh.material = fabric(scene, "clothMaterial", new Color3(0.3, 0.55, 0.9));
-        mesh.receiveShadows = true;
-        shadows.addShadowCaster(mesh);
         // Row 0 is the +z edge; the last row is the −z edge: pin its two corners.
         const last = (grid.rows - 1) * grid.columns;
         const pins = [last, last + grid.columns - 1];

@@ -29,7 +29,7 @@ export const stress: Demo = {
     title: "Stress test",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, {
+        createStage(scene, havok, {
             target: new Vector3(0, 0.6, 0),
             radius: 11,
             alpha: -Math.PI / 2 - 0.3,
@@ -53,7 +53,6 @@ export const stress: Demo = {
                 const sphere = CreateSphere(`sphere${station}`, { diameter: 0.9, segments: 16 }, scene);
                 sphere.position.set(x, 0.45, z);
                 sphere.material = sphereMaterial;
-                sphere.receiveShadows = true;
                 new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0 }, scene);
 
                 const { mesh } = clothMesh(scene, `cloth${station}`, {
@@ -65,15 +64,12 @@ export const stress: Demo = {
                     origin: [x, 1.4, z],
                 });
                 mesh.material = clothMaterials[station % clothMaterials.length];
-                mesh.receiveShadows = true;
-                shadows.addShadowCaster(mesh);
                 new ClothImpostor(mesh, { mass: 0.3, bendStiffness: 0.2, friction: 0.6 }, xpbd);
 
                 const cube = CreateBox(`jelly${station}`, { size: 0.45 }, scene);
                 cube.position.set(x + 0.85, 2.2, z - 0.3);
                 cube.rotation.set(0.4, 0.3 * station, 0.2);
                 cube.material = jellyMaterial;
-                shadows.addShadowCaster(cube);
                 new SoftBodyImpostor(cube, { mass: 1, stretchStiffness: 0.8, resolution: 3, damping: 2 }, xpbd);
 
                 for (let b = 0; b < BOXES_PER_STATION; b++) {
@@ -83,7 +79,6 @@ export const stress: Demo = {
                     box.position.copyFrom(home);
                     box.rotationQuaternion = Quaternion.RotationYawPitchRoll(angle, 0.5 * b, 0.3);
                     box.material = boxMaterial;
-                    shadows.addShadowCaster(box);
                     boxes.push(new PhysicsAggregate(box, PhysicsShapeType.BOX, { mass: 0.3, friction: 0.6 }, scene));
                     boxHome.push(home);
                 }

@@ -43,7 +43,7 @@ export const tear: Demo = {
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
         const stage = createStage(scene, havok, { target: new Vector3(0, 1.85, 0), radius: 5.2, alpha: -Math.PI / 2, beta: 1.38 });
-        const { camera, shadows } = stage;
+        const { camera } = stage;
         const xpbd = new XpbdPlugin(scene);
         // Horizontal at first, its top edge (the last row, at −z) along x: it swings down into a hanging banner.
         const { mesh, grid } = clothMesh(scene, "banner", {
@@ -55,8 +55,6 @@ export const tear: Demo = {
             origin: [0, TOP, HEIGHT / 2],
         });
         mesh.material = fabric(scene, "bannerMaterial", new Color3(0.85, 0.25, 0.3));
-        mesh.receiveShadows = true;
-        shadows.addShadowCaster(mesh);
         const cloth = new ClothImpostor(
             mesh,
             { mass: 0.6, tearRatio: 1.5, bendStiffness: 0.3, damping: 1, thickness: 0.02, friction: 0.4 },
@@ -127,7 +125,6 @@ export const tear: Demo = {
         const throwBall = (from: Vector3, direction: Vector3) => {
             const ball = CreateSphere(`ball${thrown}`, { diameter: 2 * BALL_RADIUS, segments: 16 }, scene);
             ball.material = ballMaterial;
-            shadows.addShadowCaster(ball);
             const unit = direction.normalizeToNew();
             // Half a metre ahead, so that it never starts inside the camera's near plane.
             ball.position.copyFrom(from).addInPlace(unit.scale(0.5));
