@@ -117,11 +117,10 @@ export function clothMesh(scene: Scene, name: string, options: ClothGridOptions)
     return { mesh, grid };
 }
 
-/** The figures every demo shows, from the plugin's last step. */
+/** The figures every demo shows, from the plugin's last step (the page adds the frame and step times). */
 export function solverFigures(xpbd: XpbdPlugin): Record<string, string | number> {
     const s = xpbd.stats;
     return {
-        "ms / step": s.stepMs.toFixed(2),
         substeps: xpbd.substeps,
         particles: s.particles,
         "max edge ratio": s.maxEdgeRatio.toFixed(4),

@@ -278,6 +278,9 @@ describe.each(cases)("demo #$id", ({ id, frames, settle: settling }) => {
         // Counts match the scene; times and energies are real, non-negative figures.
         expect(number("particles")).toBe(particles);
         expect(number("substeps")).toBe(substeps);
+        // The page's frame and step times (30-frame means), shown in every demo.
+        expect(number("frame ms")).toBeGreaterThan(0);
+        expect(number("frame ms")).toBeLessThan(5000);
         expect(number("ms / step")).toBeGreaterThan(0);
         expect(number("ms / step")).toBeLessThan(1000);
         expect(number("kinetic energy J")).toBeGreaterThanOrEqual(0);
