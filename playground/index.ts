@@ -20,6 +20,7 @@ import { enableParticleDragging } from "./demos/particleDragging.js";
 import { stress } from "./demos/stress.js";
 import { tear } from "./demos/tear.js";
 import { twoWay } from "./demos/twoWay.js";
+import { FrameTimes } from "./frameTimes.js";
 
 /** The page's state, exposed as `window.__playground` for the browser tests and the devtools console. */
 export interface Playground {
@@ -29,8 +30,8 @@ export interface Playground {
     readonly demos: readonly Pick<Demo, "id" | "title">[];
     /** The current demo's scene; undefined while a demo is being built. */
     scene: Scene | undefined;
-    /** The current demo; undefined while a demo is being built. */
-    demo: { id: string; title: string; handle: DemoHandle } | undefined;
+    /** The current demo and its frame-time figures; undefined while a demo is being built. */
+    demo: { id: string; title: string; handle: DemoHandle; frameTimes: FrameTimes } | undefined;
     /** Settles when the most recently requested demo is built (or rejects with its error). */
     ready: Promise<void>;
 }
@@ -115,7 +116,7 @@ async function load(demo: Demo): Promise<void> {
     const handle = await demo.create(scene, await havokReady);
     stopDragging = enableParticleDragging(scene, handle.xpbd);
     playground.scene = scene;
-    playground.demo = { id: demo.id, title: demo.title, handle };
+    playground.demo = { id: demo.id, title: demo.title, handle, frameTimes: new FrameTimes(scene, handle.xpbd) };
     picker.value = demo.id;
     // Unknown or empty hashes show the default demo; make the URL say so (replaceState fires no hashchange).
     if (location.hash !== `#${demo.id}`) history.replaceState(null, "", `#${demo.id}`);
@@ -128,16 +129,18 @@ function requestDemo(demo: Demo): void {
     playground.ready.catch((error: unknown) => console.error(`Demo "${demo.id}" failed to load:`, error));
 }
 
+/** The figures panel: frame rate and frame times first, in every demo, then the demo's own figures. */
 function showFigures(): void {
-    const handle = playground.demo?.handle;
-    if (!handle) return;
-    const { xpbd } = handle;
+    const current = playground.demo;
+    if (!current) return;
+    const { xpbd } = current.handle;
     const onGpu = xpbd.impostors.filter((impostor) => impostor.backend === "webgpu").length;
     const figures = {
         fps: engine.getFps().toFixed(0),
+        ...current.frameTimes.figures(),
         // Which solver runs the impostors: the plugin's backend, and on WebGPU how many run there (the rest fell back).
         backend: xpbd.backend === "webgpu" ? `webgpu (${onGpu} of ${xpbd.impostors.length} on the GPU)` : "cpu",
-        ...handle.figures(),
+        ...current.handle.figures(),
     };
     figuresPanel.replaceChildren(
         ...Object.entries(figures).flatMap(([label, value]) => {

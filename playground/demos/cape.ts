@@ -4,6 +4,7 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { CIRCLE_RADIUS, createCapeScene } from "./capeScene.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 /**
@@ -18,7 +19,7 @@ export const cape: Demo = {
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
         // The walk goes round a circle centred at (CIRCLE_RADIUS, 0, 0) that passes through the rest pose.
-        const { shadows } = createStage(scene, havok, {
+        createStage(scene, havok, {
             target: new Vector3(CIRCLE_RADIUS, 1, 0),
             radius: 6.5,
             alpha: -Math.PI / 2 - 0.4,
@@ -26,11 +27,8 @@ export const cape: Demo = {
         });
         const { xpbd, cloth, body, hips, animatables, dispose } = createCapeScene(scene);
         body.material = colour(scene, "bodyMaterial", new Color3(0.75, 0.68, 0.6));
-        shadows.addShadowCaster(body);
         const mesh = cloth.mesh;
-        mesh.material = colour(scene, "capeMaterial", new Color3(0.65, 0.1, 0.15), true);
-        mesh.receiveShadows = true;
-        shadows.addShadowCaster(mesh);
+        mesh.material = fabric(scene, "capeMaterial", new Color3(0.65, 0.1, 0.15));
 
         const panel = new ControlPanel();
         panel.slider("walk speed", 0, 2, 0.05, 1, (v) => animatables.forEach((a) => (a.speedRatio = v)));

@@ -11,6 +11,7 @@ import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 /**
@@ -36,24 +37,20 @@ export const cushions: Demo = {
     title: "Air cushions",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, { target: new Vector3(0, 0.7, 0), radius: 4, beta: 1.15 });
+        createStage(scene, havok, { target: new Vector3(0, 0.7, 0), radius: 4, beta: 1.15 });
         const xpbd = new XpbdPlugin(scene, pluginOptions());
         const bench = CreateBox("bench", { width: 2.6, height: BENCH_TOP, depth: 0.8 }, scene);
         bench.position.y = BENCH_TOP / 2;
         bench.material = colour(scene, "benchMaterial", new Color3(0.45, 0.3, 0.2));
-        bench.receiveShadows = true;
-        shadows.addShadowCaster(bench);
         new PhysicsAggregate(bench, PhysicsShapeType.BOX, { mass: 0, friction: 0.8 }, scene);
         // A backrest: an air cushion is springy (the gas stores what the crate's fall gives it), and a crate bounced
         // off the back of a bare bench.
         const back = CreateBox("backrest", { width: 2.6, height: 0.7, depth: 0.12 }, scene);
         back.position.set(0, BENCH_TOP + 0.35, 0.46);
         back.material = bench.material;
-        back.receiveShadows = true;
-        shadows.addShadowCaster(back);
         new PhysicsAggregate(back, PhysicsShapeType.BOX, { mass: 0, friction: 0.8 }, scene);
 
-        const cushionMaterial = colour(scene, "cushionMaterial", new Color3(0.25, 0.55, 0.9), true);
+        const cushionMaterial = fabric(scene, "cushionMaterial", new Color3(0.25, 0.55, 0.9));
         const pillows: ClothImpostor[] = [];
         for (const x of [-0.7, 0, 0.7]) {
             const mesh = CreateIcoSphere(`cushion${pillows.length}`, { radius: RADIUS, subdivisions: 3, updatable: true }, scene);
@@ -61,8 +58,6 @@ export const cushions: Demo = {
             mesh.scaling.z = 1.1;
             mesh.position.set(x, BENCH_TOP + RADIUS * FLATNESS + DROP, 0);
             mesh.material = cushionMaterial;
-            mesh.receiveShadows = true;
-            shadows.addShadowCaster(mesh);
             pillows.push(new ClothImpostor(mesh, { mass: CUSHION_MASS, pressure: PRESSURE, bendStiffness: 0.3 }, xpbd));
         }
 
@@ -75,8 +70,6 @@ export const cushions: Demo = {
             crate.position.set(0.05 * k, 1.55 + 0.5 * k, -0.02);
             crate.rotation.y = 0.2 * k;
             crate.material = crateMaterial;
-            crate.receiveShadows = true;
-            shadows.addShadowCaster(crate);
             const aggregate = new PhysicsAggregate(crate, PhysicsShapeType.BOX, { mass: CRATE_MASS, friction: 0.8 }, scene);
             // Kept from tipping (a huge inertia about x and z): on springy, rounded cushions a free crate soon tips and
             // slides off, and this demo is about the cushions, not about balancing.

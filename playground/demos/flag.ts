@@ -10,6 +10,7 @@ import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 const POLE_HEIGHT = 4;
@@ -35,7 +36,7 @@ export const flag: Demo = {
     title: "Flag in gusty wind",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, {
+        createStage(scene, havok, {
             target: new Vector3(0.9, 2.7, 0),
             radius: 7,
             alpha: -Math.PI / 2 - 0.5,
@@ -46,7 +47,6 @@ export const flag: Demo = {
         pole.position.y = POLE_HEIGHT / 2;
         const metal = colour(scene, "poleMaterial", new Color3(0.75, 0.75, 0.78));
         pole.material = metal;
-        shadows.addShadowCaster(pole);
         new PhysicsAggregate(pole, PhysicsShapeType.CYLINDER, { mass: 0, restitution: 0 }, scene);
         const knob = CreateSphere("knob", { diameter: 0.16 }, scene);
         knob.position.y = POLE_HEIGHT + 0.05;
@@ -73,10 +73,8 @@ export const flag: Demo = {
             plane: "xy",
             origin: [POLE_RADIUS + 0.02 + FLAG_WIDTH / 2, POLE_HEIGHT - 0.1 - FLAG_HEIGHT / 2, 0],
         });
-        const material = colour(scene, "flagMaterial", new Color3(0.85, 0.2, 0.22), true);
+        const material = fabric(scene, "flagMaterial", new Color3(0.85, 0.2, 0.22));
         mesh.material = material;
-        mesh.receiveShadows = true;
-        shadows.addShadowCaster(mesh);
         // Column 0 runs along the pole.
         const pins = Array.from({ length: grid.rows }, (_, j) => j * grid.columns);
         const cloth = new ClothImpostor(

@@ -9,6 +9,7 @@ import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 /** Tablecloth edge (m), quads per side, thickness (m): the thickness well under the 5 cm particle spacing. */
@@ -25,12 +26,10 @@ export const fold: Demo = {
     title: "Folding tablecloth",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, { target: new Vector3(0, 0.7, 0), radius: 3.2, beta: 1.3 });
+        createStage(scene, havok, { target: new Vector3(0, 0.7, 0), radius: 3.2, beta: 1.3 });
         const table = CreateBox("table", { width: 1, height: 0.06, depth: 0.7 }, scene);
         table.position.y = 0.72;
         table.material = colour(scene, "tableMaterial", new Color3(0.55, 0.38, 0.25));
-        table.receiveShadows = true;
-        shadows.addShadowCaster(table);
         new PhysicsAggregate(table, PhysicsShapeType.BOX, { mass: 0, friction: 0.6 }, scene);
 
         const xpbd = new XpbdPlugin(scene, pluginOptions());
@@ -47,9 +46,7 @@ export const fold: Demo = {
                 origin: [0.25 - 0.1 * k, 1.1 + 0.15 * k, 0.1],
             });
             mesh.rotation.y = 0.5 * k;
-            mesh.material = colour(scene, `tableclothMaterial${k}`, colours[k % colours.length], true);
-            mesh.receiveShadows = true;
-            shadows.addShadowCaster(mesh);
+            mesh.material = fabric(scene, `tableclothMaterial${k}`, colours[k % colours.length]);
             cloths.push(
                 new ClothImpostor(mesh, { mass: 0.4, bendStiffness: 0.2, thickness: THICKNESS, selfCollision: true, friction: 0.6 }, xpbd),
             );

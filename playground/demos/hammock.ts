@@ -9,6 +9,7 @@ import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 /**
@@ -34,7 +35,7 @@ export const hammock: Demo = {
     title: "Jelly in a hammock",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, { target: new Vector3(0, 1, 0), radius: 4, beta: 1.1 });
+        createStage(scene, havok, { target: new Vector3(0, 1, 0), radius: 4, beta: 1.1 });
         const xpbd = new XpbdPlugin(scene, pluginOptions());
         const { mesh, grid } = clothMesh(scene, "hammock", {
             width: SIZE,
@@ -53,9 +54,7 @@ export const hammock: Demo = {
         }
         mesh.updateVerticesData(VertexBuffer.PositionKind, positions);
         mesh.refreshBoundingInfo();
-        mesh.material = colour(scene, "hammockMaterial", new Color3(0.85, 0.6, 0.3), true);
-        mesh.receiveShadows = true;
-        shadows.addShadowCaster(mesh);
+        mesh.material = fabric(scene, "hammockMaterial", new Color3(0.85, 0.6, 0.3));
         const last = (grid.rows - 1) * grid.columns;
         const pins = [0, grid.columns - 1, last, last + grid.columns - 1];
         const cloth = new ClothImpostor(mesh, { mass: HAMMOCK_MASS, pins }, xpbd);
@@ -77,8 +76,6 @@ export const hammock: Demo = {
             cube.computeWorldMatrix(true);
             cube.position.y += top + (k === 0 ? FIRST_DROP : DROP) - cube.getBoundingInfo().boundingBox.minimumWorld.y;
             cube.material = jellyMaterial;
-            cube.receiveShadows = true;
-            shadows.addShadowCaster(cube);
             jellies.push(new SoftBodyImpostor(cube, { mass: JELLY_MASS, resolution: 4, damping: 2 }, xpbd));
         };
         add();

@@ -9,6 +9,7 @@ import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 const SEGMENTS = 16;
@@ -26,7 +27,7 @@ export const hangingCloth: Demo = {
     title: "Hanging cloth self-test",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, {
+        createStage(scene, havok, {
             target: new Vector3(0, 1.45, -0.4),
             radius: 5.5,
             alpha: Math.PI / 2 - 0.7,
@@ -38,8 +39,6 @@ export const hangingCloth: Demo = {
         const sphere = CreateSphere("sphere", { diameter: 2 * SPHERE_RADIUS, segments: 24 }, scene);
         sphere.position.set(0.15, HEIGHT - 1.0, -SIZE / 2 + SPHERE_RADIUS - 0.2);
         sphere.material = colour(scene, "sphereMaterial", new Color3(0.85, 0.55, 0.2));
-        sphere.receiveShadows = true;
-        shadows.addShadowCaster(sphere);
         new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0, friction: 0.5, restitution: 0 }, scene);
 
         const xpbd = new XpbdPlugin(scene, pluginOptions());
@@ -51,9 +50,7 @@ export const hangingCloth: Demo = {
             plane: "xz",
             origin: [0, HEIGHT, 0],
         });
-        mesh.material = colour(scene, "clothMaterial", new Color3(0.3, 0.55, 0.9), true);
-        mesh.receiveShadows = true;
-        shadows.addShadowCaster(mesh);
+        mesh.material = fabric(scene, "clothMaterial", new Color3(0.3, 0.55, 0.9));
         // Row 0 is the +z edge; the last row is the −z edge: pin its two corners.
         const last = (grid.rows - 1) * grid.columns;
         const pins = [last, last + grid.columns - 1];

@@ -8,6 +8,7 @@ import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { clothMesh, colour, createStage, solverFigures } from "./stage.js";
 
 const SEGMENTS = 16;
@@ -24,7 +25,7 @@ export const inspectorShowcase: Demo = {
     title: "Inspector showcase",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, { target: new Vector3(0.35, 1.1, 0), radius: 4.4, alpha: -Math.PI / 2, beta: 0.95 });
+        createStage(scene, havok, { target: new Vector3(0.35, 1.1, 0), radius: 4.4, alpha: -Math.PI / 2, beta: 0.95 });
         const xpbd = new XpbdPlugin(scene, pluginOptions());
 
         const { mesh, grid } = clothMesh(scene, "trampoline", {
@@ -35,9 +36,7 @@ export const inspectorShowcase: Demo = {
             plane: "xz",
             origin: [0, HEIGHT, 0],
         });
-        mesh.material = colour(scene, "trampolineMaterial", new Color3(0.3, 0.55, 0.9), true);
-        mesh.receiveShadows = true;
-        shadows.addShadowCaster(mesh);
+        mesh.material = fabric(scene, "trampolineMaterial", new Color3(0.3, 0.55, 0.9));
         // The four corners of the grid.
         const last = grid.rows * grid.columns - 1;
         const pins = [0, grid.columns - 1, last - grid.columns + 1, last];
@@ -51,8 +50,6 @@ export const inspectorShowcase: Demo = {
         cube.position.set(1.3, 0.6, 0.1);
         cube.rotation.y = 0.4;
         cube.material = colour(scene, "jellyMaterial", new Color3(0.35, 0.85, 0.4));
-        cube.receiveShadows = true;
-        shadows.addShadowCaster(cube);
         const jelly = new SoftBodyImpostor(
             cube,
             { mass: 1.5, stretchStiffness: 0.7, volumeStiffness: 1, shapeMatching: 0.5, damping: 2, resolution: 4 },

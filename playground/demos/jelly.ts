@@ -24,7 +24,7 @@ export const jelly: Demo = {
     title: "Jelly",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, {
+        createStage(scene, havok, {
             target: new Vector3(0, 0.9, 0),
             radius: 6.5,
             alpha: -Math.PI / 2 - 0.35,
@@ -35,15 +35,11 @@ export const jelly: Demo = {
         slope.position.set(-0.7, 0.72, 0);
         slope.rotation.z = -SLOPE_ANGLE;
         slope.material = colour(scene, "slopeMaterial", new Color3(0.55, 0.5, 0.45));
-        slope.receiveShadows = true;
-        shadows.addShadowCaster(slope);
         new PhysicsAggregate(slope, PhysicsShapeType.BOX, { mass: 0, friction: 0.4 }, scene);
 
         const sphere = CreateSphere("sphere", { diameter: 0.9, segments: 24 }, scene);
         sphere.position.set(1.55, 0.45, 0.15);
         sphere.material = colour(scene, "sphereMaterial", new Color3(0.85, 0.55, 0.2));
-        sphere.receiveShadows = true;
-        shadows.addShadowCaster(sphere);
         new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0, friction: 0.5 }, scene);
 
         const xpbd = new XpbdPlugin(scene, pluginOptions());
@@ -58,8 +54,6 @@ export const jelly: Demo = {
             cube.position.set(-1.35, 2.9, 0);
             cube.rotation.set(0.3, 0.2, 0.4);
             cube.material = jellyMaterial;
-            cube.receiveShadows = true;
-            shadows.addShadowCaster(cube);
             const { surfaceOnly, ...options } = params;
             const model = surfaceOnly ? { tetrahedra: false, shapeMatching: 0.6 } : {};
             impostor = new SoftBodyImpostor(cube, { mass: 2, friction: 0.4, ...options, ...model }, xpbd);

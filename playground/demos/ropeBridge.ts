@@ -46,7 +46,7 @@ export const ropeBridge: Demo = {
     title: "Rope bridge",
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
-        const { shadows } = createStage(scene, havok, { target: new Vector3(0, 1.4, 0), radius: 7, beta: 1.2, alpha: -Math.PI / 2.6 });
+        createStage(scene, havok, { target: new Vector3(0, 1.4, 0), radius: 7, beta: 1.2, alpha: -Math.PI / 2.6 });
         const xpbd = new XpbdPlugin(scene, pluginOptions({ substeps: 10 }));
         const wood = colour(scene, "woodMaterial", new Color3(0.55, 0.38, 0.22));
         for (const side of [-1, 1]) {
@@ -54,7 +54,6 @@ export const ropeBridge: Demo = {
                 const post = CreateBox("post", { width: 0.16, height: HEIGHT + 0.2, depth: 0.16 }, scene);
                 post.position.set(side * (SPAN / 2 + 0.1), (HEIGHT + 0.2) / 2, z);
                 post.material = wood;
-                shadows.addShadowCaster(post);
                 new PhysicsAggregate(post, PhysicsShapeType.BOX, { mass: 0 }, scene);
             }
         }
@@ -75,7 +74,6 @@ export const ropeBridge: Demo = {
             );
             rope.mesh.name = z < 0 ? "near rope" : "far rope";
             rope.mesh.material = ropeMaterial;
-            shadows.addShadowCaster(rope.mesh);
             ropes.push(rope);
         }
 
@@ -89,8 +87,6 @@ export const ropeBridge: Demo = {
             // Along the ropes' slope.
             plank.rotation.z = Math.atan((8 * SAG * x) / (SPAN * SPAN));
             plank.material = wood;
-            plank.receiveShadows = true;
-            shadows.addShadowCaster(plank);
             const aggregate = new PhysicsAggregate(plank, PhysicsShapeType.BOX, { mass: PLANK_MASS, friction: 0.8 }, scene);
             for (const rope of ropes) {
                 const tied = nearestParticles(rope, x - PLANK[0] / 2 + 0.04, x + PLANK[0] / 2 - 0.04);
@@ -107,7 +103,6 @@ export const ropeBridge: Demo = {
         );
         mooring.mesh.name = "mooring rope";
         mooring.mesh.material = ropeMaterial;
-        shadows.addShadowCaster(mooring.mesh);
 
         const crateMaterial = colour(scene, "crateMaterial", new Color3(0.35, 0.5, 0.7));
         const crates: Mesh[] = [];
@@ -117,8 +112,6 @@ export const ropeBridge: Demo = {
             crate.position.set(-1.2 + ((0.9 * k) % 2.4), HEIGHT + 1 + 0.2 * (k % 3), 0.15 * ((k % 3) - 1));
             crate.rotation.y = 0.4 * k;
             crate.material = crateMaterial;
-            crate.receiveShadows = true;
-            shadows.addShadowCaster(crate);
             new PhysicsAggregate(crate, PhysicsShapeType.BOX, { mass: CRATE_MASS, friction: 0.8 }, scene);
             crates.push(crate);
         };

@@ -21,6 +21,7 @@ import type { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 export interface Stage {
     scene: Scene;
     camera: ArcRotateCamera;
+    /** The sun's shadows: every mesh added to the scene after the stage casts and receives them. */
     shadows: ShadowGenerator;
     ground: Mesh;
 }
@@ -45,6 +46,10 @@ export interface StageOptions {
  * on a software GPU at 5–20 fps), never a long unstable step, and the same motion whatever the frame rate.
  * Key-frame animations advance by a constant 16 ms per frame for the same reason: animated pin targets and
  * colliders then move by the same amount per physics step at any frame rate.
+ *
+ * Light: a sun with soft (PCF) shadows, which every mesh added afterwards casts and receives (the demos add meshes
+ * later too: balls thrown, jellies dropped), and a sky whose ground colour stands for the light the floor bounces
+ * back, so faces turned from the sun stay readable.
  */
 export function createStage(scene: Scene, havok: HavokPhysicsWithBindings, options: StageOptions = {}): Stage {
     scene.clearColor = new Color4(0.12, 0.13, 0.16, 1);
@@ -60,33 +65,43 @@ export function createStage(scene: Scene, havok: HavokPhysicsWithBindings, optio
     camera.attachControl(true);
 
     const sky = new HemisphericLight("sky", new Vector3(0, 1, 0), scene);
-    sky.intensity = 0.55;
-    sky.groundColor = new Color3(0.25, 0.25, 0.3);
+    sky.intensity = 0.65;
+    sky.diffuse = new Color3(0.95, 0.97, 1);
+    sky.groundColor = new Color3(0.42, 0.4, 0.38);
+    sky.specular = Color3.Black();
     const sun = new DirectionalLight("sun", new Vector3(-0.4, -1, 0.5), scene);
     sun.position = new Vector3(4, 10, -5);
-    sun.intensity = 0.75;
+    sun.intensity = 1;
+    sun.diffuse = new Color3(1, 0.97, 0.92);
     const shadows = new ShadowGenerator(1024, sun);
     shadows.usePercentageCloserFiltering = true;
+    // Cloth is thin and both its faces are drawn: a small normal bias keeps a sheet from shadowing itself in stripes.
+    shadows.normalBias = 0.01;
 
     const size = options.groundSize ?? 20;
     const ground = CreateGround("ground", { width: size, height: size }, scene);
     ground.material = colour(scene, "groundMaterial", new Color3(0.42, 0.45, 0.5));
     ground.receiveShadows = true;
+    scene.onNewMeshAddedObservable.add((mesh) => {
+        // Babylon reports new meshes a tick later, so the ground shows up too (drawn into the shadow map it would fill
+        // all of it every frame, and stretch the light's frustum, so blur every shadow, to its 20 m), and so do
+        // meshes already disposed (the cape's body parts, merged into one).
+        if (mesh === ground || mesh.isDisposed()) return;
+        mesh.receiveShadows = true;
+        shadows.addShadowCaster(mesh);
+        mesh.onDisposeObservable.addOnce(() => shadows.removeShadowCaster(mesh));
+    });
     // A thick box collider whose top face is the ground plane; no bounce (PhysicsAggregate's default is 0.2), which
     // also keeps cloth on it within what the WebGPU backend runs.
     new PhysicsAggregate(ground, PhysicsShapeType.BOX, { mass: 0, friction: 0.8, restitution: 0 }, scene);
     return { scene, camera, shadows, ground };
 }
 
-/** A lit, slightly glossy colour; `twoSided` for cloth (no culling, lighting from both sides). */
-export function colour(scene: Scene, name: string, color: Color3, twoSided = false): StandardMaterial {
+/** A lit, slightly glossy colour for solid things (cloth has `fabric` in fabricMaterial.ts). */
+export function colour(scene: Scene, name: string, color: Color3): StandardMaterial {
     const m = new StandardMaterial(name, scene);
     m.diffuseColor = color;
     m.specularColor = new Color3(0.12, 0.12, 0.12);
-    if (twoSided) {
-        m.backFaceCulling = false;
-        m.twoSidedLighting = true;
-    }
     return m;
 }
 
@@ -103,11 +118,10 @@ export function clothMesh(scene: Scene, name: string, options: ClothGridOptions)
     return { mesh, grid };
 }
 
-/** The figures every demo shows, from the plugin's last step. */
+/** The figures every demo shows, from the plugin's last step (the page adds the frame and step times). */
 export function solverFigures(xpbd: XpbdPlugin): Record<string, string | number> {
     const s = xpbd.stats;
     return {
-        "ms / step": s.stepMs.toFixed(2),
         substeps: xpbd.substeps,
         particles: s.particles,
         "max edge ratio": s.maxEdgeRatio.toFixed(4),

@@ -12,6 +12,7 @@ import { ClothImpostor } from "../../src/babylon/clothImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 const WIDTH = 2.4;
@@ -43,7 +44,7 @@ export const tear: Demo = {
 
     async create(scene: Scene, havok: HavokPhysicsWithBindings): Promise<DemoHandle> {
         const stage = createStage(scene, havok, { target: new Vector3(0, 1.85, 0), radius: 5.2, alpha: -Math.PI / 2, beta: 1.38 });
-        const { camera, shadows } = stage;
+        const { camera } = stage;
         const xpbd = new XpbdPlugin(scene, pluginOptions());
         // Horizontal at first, its top edge (the last row, at −z) along x: it swings down into a hanging banner.
         const { mesh, grid } = clothMesh(scene, "banner", {
@@ -54,9 +55,7 @@ export const tear: Demo = {
             plane: "xz",
             origin: [0, TOP, HEIGHT / 2],
         });
-        mesh.material = colour(scene, "bannerMaterial", new Color3(0.85, 0.25, 0.3), true);
-        mesh.receiveShadows = true;
-        shadows.addShadowCaster(mesh);
+        mesh.material = fabric(scene, "bannerMaterial", new Color3(0.85, 0.25, 0.3));
         const cloth = new ClothImpostor(
             mesh,
             { mass: 0.6, tearRatio: 1.5, bendStiffness: 0.3, damping: 1, thickness: 0.02, friction: 0.4 },
@@ -127,7 +126,6 @@ export const tear: Demo = {
         const throwBall = (from: Vector3, direction: Vector3) => {
             const ball = CreateSphere(`ball${thrown}`, { diameter: 2 * BALL_RADIUS, segments: 16 }, scene);
             ball.material = ballMaterial;
-            shadows.addShadowCaster(ball);
             const unit = direction.normalizeToNew();
             // Half a metre ahead, so that it never starts inside the camera's near plane.
             ball.position.copyFrom(from).addInPlace(unit.scale(0.5));

@@ -16,6 +16,7 @@ import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
 import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
+import { fabric } from "./fabricMaterial.js";
 import { clothMesh, colour, ControlPanel, createStage, solverFigures, type Stage } from "./stage.js";
 
 const BALL_X = -5.2;
@@ -49,8 +50,6 @@ export const twoWay: Demo = {
             const mesh = CreateBox(name, { size }, scene);
             mesh.position.copyFrom(position);
             mesh.material = boxMaterial;
-            mesh.receiveShadows = true;
-            stage.shadows.addShadowCaster(mesh);
             return new PhysicsAggregate(mesh, PhysicsShapeType.BOX, { mass, friction: 0.6, restitution: 0.05 }, scene);
         };
 
@@ -64,7 +63,6 @@ export const twoWay: Demo = {
         const ballMesh = CreateSphere("softBall", { diameter: 0.7, segments: 12 }, scene);
         ballMesh.position.set(BALL_X, 0.6, 0);
         ballMesh.material = colour(scene, "ballMaterial", new Color3(0.9, 0.35, 0.3));
-        stage.shadows.addShadowCaster(ballMesh);
         const ball = new SoftBodyImpostor(
             ballMesh,
             { mass: 2, stretchStiffness: 0.85, volumeStiffness: 1, resolution: 5, friction: 0.4 },
@@ -83,7 +81,6 @@ export const twoWay: Demo = {
         const playerMesh = CreateCapsule("player", { height: 2 * PLAYER_HALF_HEIGHT, radius: PLAYER_RADIUS, tessellation: 16 }, scene);
         playerMesh.position.set(TRAMPOLINE_X, height + PLAYER_HALF_HEIGHT + 0.5, 0);
         playerMesh.material = colour(scene, "playerMaterial", new Color3(0.3, 0.3, 0.75));
-        stage.shadows.addShadowCaster(playerMesh);
         const player = new PhysicsAggregate(playerMesh, PhysicsShapeType.CAPSULE, { mass: PLAYER_KG, friction: 0.8 }, scene);
 
         // 3. A 0.5 kg cargo net pinned by its corners, holding a stack of three 20 kg crates.
@@ -101,7 +98,6 @@ export const twoWay: Demo = {
         const jellyMesh = CreateBox("heavyJelly", { size: 0.55 }, scene);
         jellyMesh.position.set(SEESAW_X - 1.25, 3.2, 0);
         jellyMesh.material = colour(scene, "jellyMaterial", new Color3(0.35, 0.85, 0.4));
-        stage.shadows.addShadowCaster(jellyMesh);
         const heavy = new SoftBodyImpostor(
             jellyMesh,
             { mass: params.jellyMass, stretchStiffness: 0.8, volumeStiffness: 1, resolution: 4, damping: 2 },
@@ -158,7 +154,7 @@ function sheetOnPosts(
     tint: Color3,
     options: SheetOptions,
 ): ClothImpostor {
-    const { scene, shadows } = stage;
+    const { scene } = stage;
     const half = size / 2;
     for (const [dx, dz] of [
         [-half, -half],
@@ -178,9 +174,7 @@ function sheetOnPosts(
         plane: "xz",
         origin: [x, height, z],
     });
-    mesh.material = colour(scene, `${name}Material`, tint, true);
-    mesh.receiveShadows = true;
-    shadows.addShadowCaster(mesh);
+    mesh.material = fabric(scene, `${name}Material`, tint);
     const c = grid.columns;
     const r = grid.rows;
     const pins: number[] = [];
@@ -220,15 +214,13 @@ function clearance(aggregate: PhysicsAggregate, halfHeight: number, cloth: Cloth
 }
 
 /** A static triangular prism (apex up, axis along z) with a dynamic plank hinged on its apex; returns the plank. */
-function seesaw({ scene, shadows }: Stage, x: number): Mesh {
+function seesaw({ scene }: Stage, x: number): Mesh {
     const radius = 0.45; // circumradius of the prism's triangle: apex at +radius, base at −radius/2
     const prism = CreateCylinder("fulcrum", { diameter: 2 * radius, height: 0.7, tessellation: 3 }, scene);
     // Axis along z (RotationX), then a corner turned up (RotationZ): row vectors, so X is applied first.
     prism.bakeTransformIntoVertices(Matrix.RotationX(Math.PI / 2).multiply(Matrix.RotationZ(Math.PI / 2)));
     prism.position.set(x, radius / 2, 0);
     prism.material = colour(scene, "fulcrumMaterial", new Color3(0.55, 0.5, 0.45));
-    prism.receiveShadows = true;
-    shadows.addShadowCaster(prism);
     const fulcrum = new PhysicsAggregate(prism, PhysicsShapeType.CONVEX_HULL, { mass: 0 }, scene);
 
     const apexY = radius / 2 + radius;
@@ -236,8 +228,6 @@ function seesaw({ scene, shadows }: Stage, x: number): Mesh {
     plank.position.set(x, apexY + 0.06, 0);
     plank.rotation.set(0, 0, 0);
     plank.material = colour(scene, "plankMaterial", new Color3(0.7, 0.5, 0.3));
-    plank.receiveShadows = true;
-    shadows.addShadowCaster(plank);
     const board = new PhysicsAggregate(plank, PhysicsShapeType.BOX, { mass: 10, friction: 0.8 }, scene);
     // Pivots in each body's frame: the plank's centre, 6 cm above the prism's apex.
     const hinge = new HingeConstraint(new Vector3(0, radius + 0.06, 0), Vector3.Zero(), new Vector3(0, 0, 1), new Vector3(0, 0, 1), scene);

@@ -320,6 +320,9 @@ describe.each(cases)("demo #$id", ({ id, frames, settle: settling }) => {
         // Counts match the scene; times and energies are real, non-negative figures.
         expect(number("particles")).toBe(particles);
         expect(number("substeps")).toBe(substeps);
+        // The page's frame and step times (30-frame means), shown in every demo.
+        expect(number("frame ms")).toBeGreaterThan(0);
+        expect(number("frame ms")).toBeLessThan(5000);
         expect(number("ms / step")).toBeGreaterThan(0);
         expect(number("ms / step")).toBeLessThan(1000);
         expect(number("kinetic energy J")).toBeGreaterThanOrEqual(0);
@@ -536,8 +539,11 @@ describe.each(cases)("demo #$id", ({ id, frames, settle: settling }) => {
     });
 
     if (id === "cape") {
-        test("the cape is lit on both faces: seen from either side it is comparably bright (screenshots saved)", async () => {
-            /** Mean luminance (0–255) of the cape's pixels and their count, the camera 3 m out along ±its mean normal. */
+        test("the cape is lit on both faces: its back, turned from the sun, is at least 60% as bright as its front (screenshots saved)", async () => {
+            /**
+             * Mean luminance (0–255) of the cape's pixels, their count and share of the frame, with the camera 3 m out
+             * along its mean normal turned towards the sun (`side` 1, the front) or away from it (−1, the back).
+             */
             const view = (side: number) =>
                 demo.page.evaluate(async (sign) => {
                     const scene = window.__playground.scene!;
@@ -558,6 +564,8 @@ describe.each(cases)("demo #$id", ({ id, frames, settle: settling }) => {
                         normal.z += e1[0] * e2[1] - e1[1] * e2[0];
                     }
                     normal.normalize();
+                    const sun = scene.getLightByName("sun") as unknown as { direction: typeof normal };
+                    if (normal.x * sun.direction.x + normal.y * sun.direction.y + normal.z * sun.direction.z > 0) normal.scaleInPlace(-1);
                     const camera = scene.activeCamera as unknown as { setPosition(p: unknown): void; setTarget(p: unknown): void };
                     camera.setTarget(centre);
                     camera.setPosition(centre.add(normal.scale(3 * sign)));
@@ -587,17 +595,21 @@ describe.each(cases)("demo #$id", ({ id, frames, settle: settling }) => {
                     }
                     return { mean: count > 0 ? sum / count : 0, pixels: count, share: count / (copy.width * copy.height) };
                 }, side);
-            const one = await view(1);
-            await saveScreenshot(demo.page, "cape-side-a");
-            const other = await view(-1);
-            await saveScreenshot(demo.page, "cape-side-b");
-            const ratio = Math.min(one.mean, other.mean) / Math.max(one.mean, other.mean);
-            console.log(`#cape faces: ${JSON.stringify(one)} and ${JSON.stringify(other)}; darker / brighter ${ratio.toFixed(2)}`);
-            // The cape fills a real part of each view, and neither face is dark: a one-sided material renders its back
-            // face black (culled, or lit from behind), a ratio near 0.
-            expect(one.share).toBeGreaterThan(0.02);
-            expect(other.share).toBeGreaterThan(0.02);
-            expect(ratio).toBeGreaterThan(0.5);
+            const front = await view(1);
+            await saveScreenshot(demo.page, "cape-front");
+            const back = await view(-1);
+            await saveScreenshot(demo.page, "cape-back");
+            const ratio = back.mean / front.mean;
+            console.log(`#cape faces: front ${JSON.stringify(front)}, back ${JSON.stringify(back)}; back / front ${ratio.toFixed(2)}`);
+            // The cape fills a real part of each view (a culled face draws nothing).
+            expect(front.share).toBeGreaterThan(0.02);
+            expect(back.share).toBeGreaterThan(0.02);
+            // With fill F (sky) and direct light D on the front, the back gets F plus what the thin fabric lets through
+            // (FABRIC_TRANSMISSION, 0.4 of D): back / front = (F + 0.4·D) / (F + D), at least 0.4 in any pose and
+            // 0.7–0.9 with this stage's fill (measured 0.88 here; 0.69 with the fill alone, no transmission). A back
+            // face culled draws nothing (0), and the former dimmer sky without transmission measured 0.56: 0.6 fails
+            // a dark back and leaves room for the cape's changing pose.
+            expect(ratio).toBeGreaterThan(0.6);
         });
     }
 
