@@ -6,6 +6,7 @@ import type { XpbdBackendOption } from "../../src/babylon/gpuBackend.js";
  * that every demo can run on either backend.
  */
 export function pluginOptions(options: XpbdPluginOptions = {}): XpbdPluginOptions {
-    const backend = new URLSearchParams(location.search).get("backend");
+    // No page in Node (the cape scene is also replayed there): the options as given.
+    const backend = new URLSearchParams(globalThis.location?.search ?? "").get("backend");
     return backend === null ? options : { ...options, backend: backend as XpbdBackendOption };
 }
