@@ -6,6 +6,7 @@ import type { XpbdBackendOption } from "../../src/babylon/gpuBackend.js";
  * that every demo can run on either backend.
  */
 export function pluginOptions(options: XpbdPluginOptions = {}): XpbdPluginOptions {
-    const backend = new URLSearchParams(location.search).get("backend");
+    // No location in Node (the replay test builds the cape scene there): the default backend.
+    const backend = typeof location === "undefined" ? null : new URLSearchParams(location.search).get("backend");
     return backend === null ? options : { ...options, backend: backend as XpbdBackendOption };
 }
