@@ -26,6 +26,13 @@ export { SOFT_BODY_IMPOSTOR_DEFAULTS, SoftBodyImpostor, type SoftBodyImpostorOpt
 export { ROPE_IMPOSTOR_DEFAULTS, RopeImpostor, type RopeImpostorOptions } from "./babylon/ropeImpostor.js";
 export type { RopeRender } from "./babylon/ropeRenderSync.js";
 export type { PinTarget } from "./babylon/pinTargets.js";
+export {
+    BONE_COLLIDERS_DEFAULTS,
+    BoneColliders,
+    createBoneColliders,
+    type BoneCollider,
+    type BoneCollidersOptions,
+} from "./babylon/boneColliders.js";
 export type { XpbdParticlePick } from "./babylon/particlePicking.js";
 export { DEFAULT_GRAB_STIFFNESS } from "./core/particleGrab.js";
 export { SoftBodyEventType } from "./core/eventQueue.js";

@@ -3,15 +3,16 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { CIRCLE_RADIUS, createCapeScene } from "./capeScene.js";
+import { characterUrl, loadCharacter } from "./character.js";
 import type { Demo, DemoHandle } from "./demo.js";
 import { fabric } from "./fabricMaterial.js";
 import { colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
 /**
- * A character built in code: a seven-bone skeleton animated by key frames (walking round a circle: the hips carry
- * the lap, legs and arms swing), a mesh skinned to it, and ANIMATED Havok capsules that follow the bones every
- * frame. The cape's top row is pinned to the two shoulder bones with `pinTo(vertices, bone, 1)` and collides with
- * the capsules (back, legs, arms). The scene itself is `capeScene.ts`; this adds the stage, looks and controls.
+ * A glTF character (`character.glb`, loaded with the glTF loader: 19 bones, a walk cycle) carried round a circle, with
+ * ANIMATED Havok capsules on its bones from `createBoneColliders`. The cape's top row is pinned to the two shoulder
+ * bones with `pinTo(vertices, bone, 1)` and collides with the capsules (back, legs, arms). The scene itself is
+ * `capeScene.ts`; this adds the stage, looks and controls.
  */
 export const cape: Demo = {
     id: "cape",
@@ -25,7 +26,8 @@ export const cape: Demo = {
             alpha: -Math.PI / 2 - 0.4,
             beta: 1.2,
         });
-        const { xpbd, cloth, body, hips, animatables, dispose } = createCapeScene(scene);
+        const character = await loadCharacter(scene, characterUrl());
+        const { xpbd, cloth, body, hips, animatables, dispose } = createCapeScene(scene, character);
         body.material = colour(scene, "bodyMaterial", new Color3(0.75, 0.68, 0.6));
         const mesh = cloth.mesh;
         mesh.material = fabric(scene, "capeMaterial", new Color3(0.65, 0.1, 0.15));
@@ -37,11 +39,10 @@ export const cape: Demo = {
         panel.checkbox("see-through body", false, (v) => (body.visibility = v ? 0.35 : 1));
 
         await scene.whenReadyAsync();
-        const hipsPos = new Vector3();
         return {
             xpbd,
             figures: () => {
-                hips.getAbsolutePositionToRef(body, hipsPos);
+                const hipsPos = hips.getAbsolutePosition();
                 return { ...solverFigures(xpbd), "hips x": hipsPos.x.toFixed(2), "hips z": hipsPos.z.toFixed(2) };
             },
             dispose,

@@ -111,7 +111,8 @@ export class ClothImpostor extends SoftImpostor {
     private readonly _firstVertex: Int32Array | null = null;
 
     /**
-     * @param mesh - an indexed triangle mesh (not disposed)
+     * @param mesh - an indexed triangle mesh (not disposed); a skinned or morphed one is simulated from the shape it
+     *   shows, and its skeleton and morph targets are detached with one `Logger.Warn` (see `meshDeformers.ts`)
      * @param options - see {@link ClothImpostorOptions}
      * @param plugin - the {@link XpbdPlugin} to join; default: the one of the mesh's scene (`XpbdPlugin.FromScene`)
      * @throws Error for a disposed mesh, a mesh without indices, or an invalid option (RangeError)

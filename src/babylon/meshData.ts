@@ -5,6 +5,7 @@
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import type { Matrix } from "@babylonjs/core/Maths/math.vector";
+import { takeOverDeformedMesh } from "./meshDeformers.js";
 
 /** A mesh's geometry as plain arrays, read once when an impostor is built. */
 export interface MeshData {
@@ -21,7 +22,8 @@ export interface MeshData {
 }
 
 /**
- * Reads `mesh` (world matrix recomputed first). `caller` names the API in error messages.
+ * Reads `mesh` (world matrix recomputed first). `caller` names the API in error messages. A skinned or morphed mesh
+ * is first taken over by the simulation (see `takeOverDeformedMesh`): what is read is the shape it shows.
  * @throws Error when the mesh is disposed, already has a Havok body, has no positions, a non-finite coordinate, or no
  *   indices (unindexed meshes are not supported).
  */
@@ -37,13 +39,18 @@ export function readMeshData(mesh: Mesh, caller: string): MeshData {
                 "dispose it (or its PhysicsAggregate) first, or simulate a copy of the mesh",
         );
     }
-    const positions = mesh.getVerticesData(VertexBuffer.PositionKind, true, true);
-    if (!positions || positions.length === 0) {
+    if (!mesh.isVerticesDataPresent(VertexBuffer.PositionKind)) {
         throw new Error(`${caller}: mesh "${mesh.name}" has no vertex positions`);
     }
     const indices = mesh.getIndices(true, true);
     if (!indices || indices.length === 0) {
         throw new Error(`${caller}: mesh "${mesh.name}" has no indices (an indexed triangle mesh is required)`);
+    }
+    // Only once the mesh is known to be usable: taking it over detaches its skeleton and morph targets.
+    takeOverDeformedMesh(mesh, caller);
+    const positions = mesh.getVerticesData(VertexBuffer.PositionKind, true, true);
+    if (!positions || positions.length === 0) {
+        throw new Error(`${caller}: mesh "${mesh.name}" has no vertex positions`);
     }
     // Checked before the world matrix mixes the axes (an infinite y would read as a NaN x).
     for (let i = 0; i < positions.length; i++) {

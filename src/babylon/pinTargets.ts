@@ -10,6 +10,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import type { Bone } from "@babylonjs/core/Bones/bone";
 import type { SoftBody } from "../core/index.js";
+import { boneWorldMatrixToRef, findSkinnedMesh } from "./boneWorldMatrix.js";
 
 /** What a pin can follow: any node (meshes included, animated or parented) or a bone of a skinned mesh. */
 export type PinTarget = TransformNode | Bone;
@@ -22,10 +23,7 @@ function isBone(target: PinTarget): target is Bone {
 /**
  * Follows one target for a set of particles of one body.
  *
- * World matrix of a Bone: when it is linked to a TransformNode (glTF skeletons), that node's world matrix; otherwise
- * `bone.getAbsoluteMatrix()` (skeleton space, recomputed when the pose changed) × the world matrix of the first
- * mesh of the scene that uses the bone's skeleton (identity when none does). Babylon's `getFinalMatrix()` is the
- * skinning matrix (inverse bind × absolute), not the bone's frame, and is only refreshed at render time.
+ * World matrix of a Bone: see `boneWorldMatrixToRef`, with the first mesh of the scene that uses the bone's skeleton.
  */
 export class PinDriver {
     /** Particles this driver moves. */
@@ -70,16 +68,7 @@ export class PinDriver {
         if (!isBone(target)) {
             return this._matrix.copyFrom(target.computeWorldMatrix(true));
         }
-        const linked = target.getTransformNode();
-        if (linked) {
-            return this._matrix.copyFrom(linked.computeWorldMatrix(true));
-        }
-        const absolute = target.getAbsoluteMatrix();
-        if (this._skinnedMesh) {
-            absolute.multiplyToRef(this._skinnedMesh.computeWorldMatrix(true), this._matrix);
-            return this._matrix;
-        }
-        return this._matrix.copyFrom(absolute);
+        return boneWorldMatrixToRef(target, this._skinnedMesh, this._matrix);
     }
 
     /** Writes every particle's end-of-step pin target from the target's current world matrix. Allocation-free. */
@@ -119,15 +108,4 @@ function transform(m: Float32Array | number[] | ArrayLike<number>, x: number, y:
     out[o] = x * m[0] + y * m[4] + z * m[8] + m[12];
     out[o + 1] = x * m[1] + y * m[5] + z * m[9] + m[13];
     out[o + 2] = x * m[2] + y * m[6] + z * m[10] + m[14];
-}
-
-function findSkinnedMesh(bone: Bone): Nullable<AbstractMesh> {
-    const skeleton = bone.getSkeleton();
-    const meshes = skeleton.getScene().meshes;
-    for (const mesh of meshes) {
-        if (mesh.skeleton === skeleton) {
-            return mesh;
-        }
-    }
-    return null;
 }

@@ -73,7 +73,8 @@ export class SoftBodyImpostor extends SoftImpostor {
     public readonly meshVolume: number;
 
     /**
-     * @param mesh - a closed, indexed triangle mesh (not disposed)
+     * @param mesh - a closed, indexed triangle mesh (not disposed); a skinned or morphed one is simulated from the shape
+     *   it shows, and its skeleton and morph targets are detached with one `Logger.Warn` (see `meshDeformers.ts`)
      * @param options - see {@link SoftBodyImpostorOptions}
      * @param plugin - the {@link XpbdPlugin} to join; default: the one of the mesh's scene (`XpbdPlugin.FromScene`)
      * @throws Error for a disposed mesh, a mesh without indices or not closed, or an invalid option (RangeError)

@@ -5,7 +5,7 @@
  * bit-identical. With a default changed behind the recording's back, the replayer names the step it first matters.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
@@ -16,6 +16,7 @@ import { createHavokScene } from "../support/havokScene";
 import { compileSources } from "../support/compileSources";
 import { futureRelease } from "../support/futureDefaults";
 import { createCapeScene } from "../../playground/demos/capeScene";
+import { loadCharacter } from "../../playground/demos/character";
 import { XpbdRecorder } from "../../src/babylon/xpbdRecorder";
 import { parseReplay, serializeReplay, XpbdReplayer, type XpbdReplay } from "../../src/core/index";
 import type * as core from "../../src/core/index";
@@ -29,7 +30,8 @@ async function recordCape(): Promise<{ replay: XpbdReplay; positions: Float64Arr
         h.scene.useConstantAnimationDeltaTime = true;
         const ground = CreateGround("ground", { width: 20, height: 20 }, h.scene);
         new PhysicsAggregate(ground, PhysicsShapeType.BOX, { mass: 0, friction: 0.8 }, h.scene);
-        const cape = createCapeScene(h.scene);
+        const file = path.join(__dirname, "../../playground/demos/character.glb");
+        const cape = createCapeScene(h.scene, await loadCharacter(h.scene, new Uint8Array(readFileSync(file))));
         const recorder = new XpbdRecorder(cape.xpbd);
         recorder.start();
         for (let s = 0; s < STEPS; s++) {
