@@ -85,7 +85,7 @@ export function createStage(scene: Scene, havok: HavokPhysicsWithBindings, optio
     scene.onNewMeshAddedObservable.add((mesh) => {
         // Babylon reports new meshes a tick later, so the ground shows up too (drawn into the shadow map it would fill
         // all of it every frame, and stretch the light's frustum, so blur every shadow, to its 20 m), and so do
-        // meshes already disposed (the cape's body parts, merged into one).
+        // meshes already disposed by then (a mesh built and merged away within one tick).
         if (mesh === ground || mesh.isDisposed()) return;
         mesh.receiveShadows = true;
         shadows.addShadowCaster(mesh);
