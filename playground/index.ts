@@ -140,6 +140,8 @@ function showFigures(): void {
         ...current.frameTimes.figures(),
         // Which solver runs the impostors: the plugin's backend, and on WebGPU how many run there (the rest fell back).
         backend: xpbd.backend === "webgpu" ? `webgpu (${onGpu} of ${xpbd.impostors.length} on the GPU)` : "cpu",
+        // Timestamp queries: shown where the device measures them.
+        ...(Number.isFinite(xpbd.gpuStepMs) ? { "GPU ms / step": xpbd.gpuStepMs.toFixed(2) } : {}),
         ...current.handle.figures(),
     };
     figuresPanel.replaceChildren(

@@ -90,6 +90,21 @@ export class GpuBackend {
         }
     }
 
+    /**
+     * GPU milliseconds of a recent step of every body on the GPU together (timestamp queries; see
+     * `GpuSoftBodySolver.gpuStepMs`), or NaN when none is measured.
+     */
+    public get gpuStepMs(): number {
+        let ms = NaN;
+        for (const gpu of this._bodies.values()) {
+            const body = gpu.solver.gpuStepMs;
+            if (Number.isFinite(body)) {
+                ms = Number.isFinite(ms) ? ms + body : body;
+            }
+        }
+        return ms;
+    }
+
     /** Adds the figures of every body on the GPU (as of its last read-back) to `stats`, the world's of this step. */
     public accumulateStats(stats: StepStats): void {
         for (const impostor of this._bodies.keys()) {

@@ -242,6 +242,15 @@ export class XpbdPlugin extends XpbdPluginProperties {
         await this._gpu?.readAll();
     }
 
+    /**
+     * GPU milliseconds of a recent step of the impostors on the WebGPU backend, measured with timestamp queries
+     * where the device has the `timestamp-query` feature (read back asynchronously, a step or a few behind); NaN on
+     * the CPU backend, without the feature, or while no impostor runs on the GPU.
+     */
+    public get gpuStepMs(): number {
+        return this._gpu ? this._gpu.gpuStepMs : NaN;
+    }
+
     /** Whether the WebGPU backend runs `impostor` now. @internal */
     public _runsOnGpu(impostor: SoftImpostor): boolean {
         return this._gpu !== null && this._gpu.runs(impostor);

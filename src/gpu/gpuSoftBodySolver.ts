@@ -12,6 +12,7 @@ import { ColliderRecords, unsupportedGpuFeature } from "./colliderRecords.js";
 import { compiledSolverPipelines, solverPipelines, type SolverPipelines } from "./gpuPipelines.js";
 import { BodyBuffers, COPY_DST, MAP_READ, STORAGE, createBuffer, type BindGroups } from "./bodyBuffers.js";
 import { StepParams } from "./stepParams.js";
+import { StepTimer } from "./stepTimer.js";
 import { UNIFORM_STRIDE } from "./substepParams.js";
 import { POSE_VEC4S } from "./particlePassShader.js";
 import { WORKGROUP_SIZE } from "./predictShader.js";
@@ -60,6 +61,7 @@ export class GpuSoftBodySolver {
     /** The staging buffer of {@link readStateInto}, made at its first read; whether a read is in flight. */
     private _staging: GPUBuffer | null = null;
     private _reading = false;
+    private readonly _timer: StepTimer;
 
     private constructor(
         /** The device the body lives on. */
@@ -78,6 +80,7 @@ export class GpuSoftBodySolver {
         this._passRecord = dispatches.passRecord;
         this._buffers = new BodyBuffers(device, body, _constraints, triangles, dispatches.records);
         this._params = new StepParams(device);
+        this._timer = new StepTimer(device);
         this._colliders = new ColliderRecords(world.colliders);
         this._colliderBufferRecords = this._colliders;
         this._colliderBuffer = this._createColliderBuffer(world.substeps);
@@ -174,13 +177,26 @@ export class GpuSoftBodySolver {
         this._writePinTargets();
 
         const encoder = device.createCommandEncoder({ label: "xpbd step" });
-        const pass = encoder.beginComputePass({ label: "xpbd step" });
+        const pass = encoder.beginComputePass({ label: "xpbd step", timestampWrites: this._timer.timestampWrites });
         this._encodeStep(pass);
         pass.end();
+        const timed = this._timer.encodeResolve(encoder);
         device.queue.submit([encoder.finish()]);
+        if (timed) {
+            this._timer.read();
+        }
         // The targets reached at the end of this step are where the next one starts (as `PinConstraints.endStep`).
         body.pins.endStep();
         this.stepCount++;
+    }
+
+    /**
+     * GPU milliseconds of a recent step, from timestamp queries on a device created with the `timestamp-query`
+     * feature (read back asynchronously, one read at a time: a step or a few behind); NaN without the feature or
+     * before the first read. On SwiftShader (the CPU's Vulkan) these are CPU times, not a GPU's.
+     */
+    public get gpuStepMs(): number {
+        return this._timer.ms;
     }
 
     /** The particle positions (xyz per particle, world) after the last submitted step, read back from the GPU. */
@@ -263,6 +279,7 @@ export class GpuSoftBodySolver {
         this._colliderBuffer.destroy();
         this._params.dispose();
         this._staging?.destroy();
+        this._timer.dispose();
     }
 
     /** Encodes one step: forces, then per substep prediction, passes and velocities, then damping. */

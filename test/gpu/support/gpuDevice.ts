@@ -82,8 +82,11 @@ interface Dawn {
  */
 let instance: GPU | null = null;
 
-/** A fresh device on Dawn's adapter (the caller destroys it). Throws when there is none. */
-export async function createTestDevice(): Promise<GPUDevice> {
+/**
+ * A fresh device on Dawn's adapter with `features` (those the adapter has; the caller destroys it). Throws when there
+ * is no adapter.
+ */
+export async function createTestDevice(features: readonly GPUFeatureName[] = []): Promise<GPUDevice> {
     if (!instance) {
         const platform = process.platform === "darwin" ? "darwin-universal" : `${process.platform}-${process.arch}`;
         const dawn = createRequire(__filename)(`webgpu/dist/${platform}/dawn.node`) as Dawn;
@@ -93,7 +96,7 @@ export async function createTestDevice(): Promise<GPUDevice> {
     if (!adapter) {
         throw new Error("no WebGPU adapter");
     }
-    const device = await adapter.requestDevice();
+    const device = await adapter.requestDevice({ requiredFeatures: features.filter((f) => adapter.features.has(f)) });
     device.addEventListener("uncapturederror", (event) => {
         console.error(`WebGPU error: ${(event as GPUUncapturedErrorEvent).error.message}`);
     });
