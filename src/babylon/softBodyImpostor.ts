@@ -142,7 +142,8 @@ export class SoftBodyImpostor extends SoftImpostor {
      * Builds a soft body like the constructor, bit for bit the same, without blocking the page: the meshing (the
      * tetrahedralisation and the render binding, 200–500 ms for a 10k-triangle mesh at a high resolution) runs in a
      * Web Worker where there is one, otherwise (Node, or a worker that cannot start) on this thread in slices of
-     * about 8 ms between which the page renders. The options are checked and the mesh's vertices read at the call;
+     * about 8 ms between which the page renders (a few steps cannot be cut: building search structures over the
+     * mesh and the tets, up to a few hundred ms for 25,000 tets). The options are checked and the mesh's vertices read at the call;
      * the body is placed where the mesh is when the meshing completes.
      * @example
      * ```ts
