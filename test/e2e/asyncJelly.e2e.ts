@@ -122,4 +122,34 @@ describe("large jelly built with CreateAsync", () => {
         expect(best).toBeLessThan(0.6 * r.blocking.maxGapMs);
         expect(demo.errors).toEqual([]);
     });
+
+    test("falls back to time slices when the worker cannot start, with the same body", async () => {
+        const r = await demo.page.evaluate(async () => {
+            const handle = window.__playground.demo!.handle;
+            const body = () => handle.xpbd.impostors[0].body;
+            // A worker whose script does not parse: it reports an error event, as one a bundler did not emit would.
+            const PageWorker = window.Worker;
+            let workers = 0;
+            window.Worker = class extends PageWorker {
+                public constructor() {
+                    super(URL.createObjectURL(new Blob(["("], { type: "text/javascript" })));
+                    workers++;
+                }
+            };
+            try {
+                await handle.actions!.largeJelly();
+            } finally {
+                window.Worker = PageWorker;
+            }
+            const sliced = [body().restPositions.slice(), body().volume.indices.slice()];
+            await handle.actions!.largeJellyBlocking();
+            const blocking = [body().restPositions, body().volume.indices];
+            const same = sliced.every(
+                (a, k) => a.length > 0 && a.length === blocking[k].length && a.every((x, i) => Object.is(x, blocking[k][i])),
+            );
+            return { workers, same };
+        });
+        expect(r).toEqual({ workers: 1, same: true });
+        expect(demo.errors).toEqual([]);
+    });
 });
