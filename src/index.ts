@@ -22,7 +22,12 @@ export {
     type SoftImpostorOptionValues,
 } from "./babylon/softImpostorOptions.js";
 export { CLOTH_IMPOSTOR_DEFAULTS, ClothImpostor, type ClothImpostorOptions, type ClothTearEvent } from "./babylon/clothImpostor.js";
-export { SOFT_BODY_IMPOSTOR_DEFAULTS, SoftBodyImpostor, type SoftBodyImpostorOptions } from "./babylon/softBodyImpostor.js";
+export {
+    SOFT_BODY_IMPOSTOR_DEFAULTS,
+    SoftBodyImpostor,
+    type SoftBodyImpostorAsyncOptions,
+    type SoftBodyImpostorOptions,
+} from "./babylon/softBodyImpostor.js";
 export { ROPE_IMPOSTOR_DEFAULTS, RopeImpostor, type RopeImpostorOptions } from "./babylon/ropeImpostor.js";
 export type { RopeRender } from "./babylon/ropeRenderSync.js";
 export type { PinTarget } from "./babylon/pinTargets.js";

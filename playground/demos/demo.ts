@@ -8,6 +8,8 @@ export interface DemoHandle {
     figures(): Record<string, number | string>;
     /** Releases what disposing the scene does not: DOM elements, timers, listeners outside the scene. */
     dispose(): void;
+    /** What some of the demo's buttons do, awaitable by name (for the browser tests and the console). */
+    readonly actions?: Readonly<Record<string, () => Promise<void>>>;
     /** The demo's XPBD plugin (its impostors, stats and world), for the Inspector, the tests and the console. */
     readonly xpbd: XpbdPlugin;
 }

@@ -2,6 +2,7 @@ import { Color3 } from "@babylonjs/core/Maths/math.color";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
 import { PhysicsAggregate } from "@babylonjs/core/Physics/v2/physicsAggregate";
 import type { Scene } from "@babylonjs/core/scene";
@@ -15,9 +16,17 @@ import { colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 const SLOPE_ANGLE = (28 * Math.PI) / 180;
 
 /**
+ * The large jelly: a 10k-triangle sphere at resolution 16 (about 25,000 tets), whose meshing blocks the page for
+ * several hundred milliseconds when built synchronously.
+ */
+const LARGE_JELLY = { segments: 48, resolution: 16, mass: 3 };
+
+/**
  * A jelly cube: a box mesh tetrahedralised at runtime (resolution 5), with volume constraints, dropped onto a
  * static slope; it slides down into a static sphere and settles. "Drop again" rebuilds it with the sliders' values.
- * "model" switches to the cheap jelly: the lattice's surface only, held in shape by shape matching.
+ * "model" switches to the cheap jelly: the lattice's surface only, held in shape by shape matching. "Large jelly"
+ * builds a finely meshed jelly ball with `SoftBodyImpostor.CreateAsync` (a progress bar shows the build while the
+ * scene keeps running); "Large jelly, blocking" builds the same with the constructor, for comparison.
  */
 export const jelly: Demo = {
     id: "jelly",
@@ -47,9 +56,15 @@ export const jelly: Demo = {
         jellyMaterial.alpha = 0.9;
         const params = { volumeStiffness: 1, stretchStiffness: 0.75, damping: 2, resolution: 5, surfaceOnly: false };
         let impostor: SoftBodyImpostor | undefined;
+        let building: Mesh | undefined;
 
-        const drop = () => {
+        const clear = () => {
+            building?.dispose(); // a large jelly still being built: its build rejects
             impostor?.mesh.dispose(); // disposes the impostor too
+            impostor = undefined;
+        };
+        const drop = () => {
+            clear();
             const cube = CreateBox("jelly", { size: 0.7 }, scene);
             cube.position.set(-1.35, 2.9, 0);
             cube.rotation.set(0.3, 0.2, 0.4);
@@ -88,6 +103,40 @@ export const jelly: Demo = {
         });
         panel.button("Drop again", drop);
 
+        const progress = panel.progress("building");
+        const largeJelly = async (blocking: boolean): Promise<void> => {
+            clear();
+            const ball = CreateSphere("largeJelly", { diameter: 1.1, segments: LARGE_JELLY.segments }, scene);
+            ball.position.set(-1.3, 3, 0);
+            ball.material = jellyMaterial;
+            ball.receiveShadows = true;
+            shadows.addShadowCaster(ball);
+            const { volumeStiffness, stretchStiffness, damping } = params;
+            const options = {
+                mass: LARGE_JELLY.mass,
+                friction: 0.4,
+                volumeStiffness,
+                stretchStiffness,
+                damping,
+                resolution: LARGE_JELLY.resolution,
+            };
+            if (blocking) {
+                impostor = new SoftBodyImpostor(ball, options, xpbd);
+                return;
+            }
+            building = ball;
+            progress.parentElement!.hidden = false;
+            try {
+                impostor = await SoftBodyImpostor.CreateAsync(ball, options, xpbd, { onProgress: (p) => (progress.value = p) });
+            } finally {
+                if (building === ball) building = undefined;
+                progress.parentElement!.hidden = true;
+            }
+        };
+        // A build cut short by "Drop again" (or another build) rejects: nothing to report.
+        panel.button("Large jelly", () => void largeJelly(false).catch((e: unknown) => console.warn(String(e))));
+        panel.button("Large jelly, blocking", () => void largeJelly(true));
+
         await scene.whenReadyAsync();
         return {
             xpbd,
@@ -96,6 +145,7 @@ export const jelly: Demo = {
                 tets: xpbd.stats.volumeConstraints,
                 "volume ratio": xpbd.stats.volumeRatio.toFixed(3),
             }),
+            actions: { largeJelly: () => largeJelly(false), largeJellyBlocking: () => largeJelly(true) },
             dispose() {},
         };
     },

@@ -203,6 +203,16 @@ export class ControlPanel {
         return button;
     }
 
+    /** A labelled progress bar (value in [0, 1]), hidden until the caller shows its label (`parentElement.hidden`). */
+    public progress(label: string): HTMLProgressElement {
+        const bar = document.createElement("progress");
+        bar.max = 1;
+        bar.value = 0;
+        this._add(label, bar);
+        bar.parentElement!.hidden = true;
+        return bar;
+    }
+
     private _add(label: string, ...controls: HTMLElement[]): void {
         const wrapper = document.createElement("label");
         wrapper.append(label, ...controls);

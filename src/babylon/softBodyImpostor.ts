@@ -8,22 +8,33 @@ import { booleanValue, getDefaults, resolveDefaultsVersion, SoftBody, type SoftB
 import {
     applySurfaceBinding,
     applyTetBinding,
-    bindToSurface,
-    bindToTets,
-    buildClothTopology,
+    buildSoftBodyMeshingAsync,
     dominantSurfaceParticles,
-    latticeSurface,
+    finishSteps,
+    softBodyMeshingSteps,
     tetEdges,
-    tetrahedralize,
     tetResolution,
+    type SoftBodyMeshing,
+    type SoftBodyMeshingInput,
     type SurfaceBinding,
     type TetBinding,
 } from "../meshing/index.js";
-import { readMeshData, transformPoints } from "./meshData.js";
+import { readMeshData, transformPoints, type MeshData } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
 import { SoftImpostor } from "./softImpostor.js";
 import { coreOptions, massSource, type SoftImpostorOptions, type SoftImpostorOptionValues } from "./softImpostorOptions.js";
 import { XpbdPlugin } from "./xpbdPlugin.js";
+
+/** Options of {@link SoftBodyImpostor.CreateAsync} about the build itself. */
+export interface SoftBodyImpostorAsyncOptions {
+    /** Called with the build's progress in [0, 1], increasing, last with 1 just before the impostor is made. Default none. */
+    onProgress?: (progress: number) => void;
+    /**
+     * Whether the meshing may run in a Web Worker. Default true; false (or where `Worker` does not exist) runs it on
+     * this thread in time slices.
+     */
+    useWorker?: boolean;
+}
 
 /** Options of a {@link SoftBodyImpostor}; see {@link SoftImpostorOptions} for the shared ones. */
 export interface SoftBodyImpostorOptions extends SoftImpostorOptions {
@@ -80,36 +91,15 @@ export class SoftBodyImpostor extends SoftImpostor {
      * @throws Error for a disposed mesh, a mesh without indices or not closed, or an invalid option (RangeError)
      */
     public constructor(mesh: Mesh, options: SoftBodyImpostorOptions = {}, plugin?: XpbdPlugin) {
-        const xpbd = XpbdPlugin._ForMesh(mesh, plugin, "SoftBodyImpostor");
-        const defaultsVersion = resolveDefaultsVersion(
-            options.defaultsVersion ?? xpbd.defaultsVersion,
-            "SoftBodyImpostor: defaultsVersion",
-        );
-        const defaults = getDefaults(defaultsVersion);
-        const o = { ...defaults.impostor, ...defaults.softBody, ...options };
-        booleanValue(o.tetrahedra, "SoftBodyImpostor: tetrahedra");
-        if (!o.tetrahedra && o.shapeMatching === undefined) {
-            throw new Error("SoftBodyImpostor: tetrahedra: false needs shapeMatching to hold the surface's shape");
-        }
-        // Without tets, the surface's diagonals (shear) are as stiff as its edges.
-        const stiffness = { stretch: o.stretchStiffness, shear: o.tetrahedra ? 1 : o.stretchStiffness, bend: 1, volume: o.volumeStiffness };
-        const bodyOptions = { ...coreOptions("SoftBodyImpostor", o, stiffness), defaultsVersion };
-        const mass = massSource("SoftBodyImpostor", options, o.mass);
-        tetResolution(o.resolution, "SoftBodyImpostor: resolution");
-        const data = readMeshData(mesh, "SoftBodyImpostor");
-        // Tetrahedralised in the mesh's own axes (its world placement without the scaling), then placed in the world:
-        // the lattice, and so the body, is the same however the mesh is turned. In world axes a turned box would be cut
-        // by a lattice it is not aligned with, and particles would stick out of its faces by up to a cell.
-        const placement = rigidPlacement(mesh);
-        const framePositions = transformPoints(data.worldPositions, placement.clone().invert());
-        const tets = tetrahedralize(framePositions, data.indices, { resolution: o.resolution });
+        const plan = planSoftBody(mesh, options, plugin);
+        const { o, stiffness, mass, placement } = plan;
+        const meshing = prebuiltMeshing ?? finishSteps(softBodyMeshingSteps(plan.input));
+        prebuiltMeshing = null;
+        const { tets, binding, surface, surfaceBinding } = meshing;
         // A density weighs the mesh's own volume (the tets fall a little short of it at low resolutions).
         const bodyMass = mass.density === undefined ? mass.mass : mass.density * tets.stats.meshVolume;
         let body: SoftBody;
-        let binding: TetBinding | null = null;
-        let surfaceBinding: SurfaceBinding | null = null;
-        if (o.tetrahedra) {
-            binding = bindToTets(framePositions, tets.positions, tets.tets);
+        if (binding !== null) {
             body = new SoftBody(
                 {
                     positions: transformPoints(tets.positions, placement),
@@ -118,12 +108,10 @@ export class SoftBodyImpostor extends SoftImpostor {
                     stretch: tetEdges(tets.tets, tets.positions.length / 3),
                     mass: bodyMass,
                 },
-                bodyOptions,
+                plan.bodyOptions,
             );
         } else {
-            const surface = latticeSurface(tets);
-            const t = buildClothTopology(surface.positions, surface.triangles);
-            surfaceBinding = bindToSurface(framePositions, t.positions, t.triangles);
+            const t = surface!;
             body = new SoftBody(
                 {
                     positions: transformPoints(t.positions, placement),
@@ -133,7 +121,7 @@ export class SoftBodyImpostor extends SoftImpostor {
                     bend: t.bend,
                     mass: bodyMass,
                 },
-                bodyOptions,
+                plan.bodyOptions,
             );
             // Shape matching holds the shape: bending would only cost time.
             body.bend.enabled = false;
@@ -143,12 +131,61 @@ export class SoftBodyImpostor extends SoftImpostor {
             o.mass = body.totalMass;
         }
         const corners = binding !== null ? dominantCorners(binding) : dominantSurfaceParticles(surfaceBinding!);
-        super("softBody", mesh, body, corners, xpbd, o, stiffness, new RenderMeshSync(mesh, data));
+        super("softBody", mesh, body, corners, plan.xpbd, o, stiffness, new RenderMeshSync(mesh, plan.data));
         this.resolution = o.resolution;
         this.tetrahedra = o.tetrahedra;
         this.binding = binding;
         this.surfaceBinding = surfaceBinding;
         this.meshVolume = tets.stats.meshVolume;
+    }
+
+    /**
+     * Builds a soft body like the constructor, bit for bit the same, without blocking the page: the meshing (the
+     * tetrahedralisation and the render binding, 200–500 ms for a 10k-triangle mesh at a high resolution) runs in a
+     * Web Worker where there is one, otherwise (Node, or a worker that cannot start) on this thread in slices of
+     * about 8 ms between which the page renders (a few steps cannot be cut: building search structures over the
+     * mesh and the tets, up to a few hundred ms for 25,000 tets). The options are checked and the mesh's vertices read at the call;
+     * the body is placed where the mesh is when the meshing completes.
+     * @example
+     * ```ts
+     * const jelly = await SoftBodyImpostor.CreateAsync(sphere, { mass: 2, resolution: 24 }, xpbd, {
+     *     onProgress: (p) => (bar.value = p),
+     * });
+     * ```
+     * @param mesh - as for the constructor
+     * @param options - as for the constructor
+     * @param plugin - as for the constructor
+     * @param asyncOptions - progress callback and worker choice; see {@link SoftBodyImpostorAsyncOptions}
+     * @returns a promise of the impostor; it rejects with the constructor's error for bad input, and with an error
+     *   naming the mesh when the mesh is disposed before the body is built
+     */
+    public static async CreateAsync(
+        mesh: Mesh,
+        options: SoftBodyImpostorOptions = {},
+        plugin?: XpbdPlugin,
+        asyncOptions: SoftBodyImpostorAsyncOptions = {},
+    ): Promise<SoftBodyImpostor> {
+        const plan = planSoftBody(mesh, options, plugin);
+        const controller = new AbortController();
+        const observer = mesh.onDisposeObservable.addOnce(() =>
+            controller.abort(new Error(`SoftBodyImpostor.CreateAsync: mesh "${mesh.name}" was disposed before its soft body was built`)),
+        );
+        let meshing: SoftBodyMeshing;
+        try {
+            meshing = await buildSoftBodyMeshingAsync(plan.input, {
+                onProgress: asyncOptions.onProgress,
+                signal: controller.signal,
+                useWorker: asyncOptions.useWorker,
+            });
+        } finally {
+            mesh.onDisposeObservable.remove(observer);
+        }
+        prebuiltMeshing = meshing;
+        try {
+            return new SoftBodyImpostor(mesh, options, plugin);
+        } finally {
+            prebuiltMeshing = null;
+        }
     }
 
     /** Returns "SoftBodyImpostor". */
@@ -167,6 +204,62 @@ export class SoftBodyImpostor extends SoftImpostor {
     protected _kindOptions(): Partial<SoftImpostorOptionValues> {
         return { volumeStiffness: this.volumeStiffness, resolution: this.resolution, tetrahedra: this.tetrahedra };
     }
+}
+
+/**
+ * Meshing built by {@link SoftBodyImpostor.CreateAsync}, handed to the constructor it calls right away (a
+ * constructor cannot await, and the public constructor's signature stays as it is); null otherwise.
+ */
+let prebuiltMeshing: SoftBodyMeshing | null = null;
+
+/** What a soft body's options and mesh give before any meshing: everything the constructor checks and reads. */
+interface SoftBodyPlan {
+    xpbd: XpbdPlugin;
+    o: ReturnType<typeof withDefaults>;
+    stiffness: { stretch: number; shear: number; bend: number; volume: number };
+    bodyOptions: ReturnType<typeof coreOptions> & { defaultsVersion: number };
+    mass: ReturnType<typeof massSource>;
+    data: MeshData;
+    placement: Matrix;
+    input: SoftBodyMeshingInput;
+}
+
+/** Checks the arguments and reads the mesh (throwing the constructor's errors); see {@link SoftBodyPlan}. */
+function planSoftBody(mesh: Mesh, options: SoftBodyImpostorOptions, plugin: XpbdPlugin | undefined): SoftBodyPlan {
+    const xpbd = XpbdPlugin._ForMesh(mesh, plugin, "SoftBodyImpostor");
+    const defaultsVersion = resolveDefaultsVersion(options.defaultsVersion ?? xpbd.defaultsVersion, "SoftBodyImpostor: defaultsVersion");
+    const o = withDefaults(options, defaultsVersion);
+    booleanValue(o.tetrahedra, "SoftBodyImpostor: tetrahedra");
+    if (!o.tetrahedra && o.shapeMatching === undefined) {
+        throw new Error("SoftBodyImpostor: tetrahedra: false needs shapeMatching to hold the surface's shape");
+    }
+    // Without tets, the surface's diagonals (shear) are as stiff as its edges.
+    const stiffness = { stretch: o.stretchStiffness, shear: o.tetrahedra ? 1 : o.stretchStiffness, bend: 1, volume: o.volumeStiffness };
+    const bodyOptions = { ...coreOptions("SoftBodyImpostor", o, stiffness), defaultsVersion };
+    const mass = massSource("SoftBodyImpostor", options, o.mass);
+    tetResolution(o.resolution, "SoftBodyImpostor: resolution");
+    const data = readMeshData(mesh, "SoftBodyImpostor");
+    // Tetrahedralised in the mesh's own axes (its world placement without the scaling), then placed in the world:
+    // the lattice, and so the body, is the same however the mesh is turned. In world axes a turned box would be cut
+    // by a lattice it is not aligned with, and particles would stick out of its faces by up to a cell.
+    const placement = rigidPlacement(mesh);
+    const positions = transformPoints(data.worldPositions, placement.clone().invert());
+    return {
+        xpbd,
+        o,
+        stiffness,
+        bodyOptions,
+        mass,
+        data,
+        placement,
+        input: { positions, indices: data.indices, resolution: o.resolution, tetrahedra: o.tetrahedra },
+    };
+}
+
+/** `options` over the defaults of `defaultsVersion` (the impostors' shared ones, then the soft body's). */
+function withDefaults(options: SoftBodyImpostorOptions, defaultsVersion: number) {
+    const defaults = getDefaults(defaultsVersion);
+    return { ...defaults.impostor, ...defaults.softBody, ...options };
 }
 
 /** The mesh's world matrix without its scaling: rotation then translation. */

@@ -3,6 +3,7 @@
  * cloth render vertices follow their welded particle, soft-body render vertices follow barycentric weights in
  * a tetrahedron.
  */
+import { finishSteps, type MeshingSteps } from "./meshingSteps.js";
 import { barycentric, TetGrid } from "./tetGrid.js";
 
 /** An indexable output array: `Float32Array` (Babylon vertex buffers), `Float64Array` or `number[]`. */
@@ -54,6 +55,15 @@ export interface TetBinding {
  * @throws Error when there are no tets, a tet index is out of range, or a particle position is not finite.
  */
 export function bindToTets(renderPositions: ArrayLike<number>, simPositions: ArrayLike<number>, tets: ArrayLike<number>): TetBinding {
+    return finishSteps(bindToTetsSteps(renderPositions, simPositions, tets));
+}
+
+/** {@link bindToTets} in steps (see `MeshingSteps`), yielding its progress every 64 render vertices. */
+export function* bindToTetsSteps(
+    renderPositions: ArrayLike<number>,
+    simPositions: ArrayLike<number>,
+    tets: ArrayLike<number>,
+): MeshingSteps<TetBinding> {
     const particleCount = Math.floor(simPositions.length / 3);
     if (tets.length === 0 || tets.length % 4 !== 0) {
         throw new Error(`bindToTets: tets length ${tets.length} must be a positive multiple of 4`);
@@ -70,6 +80,7 @@ export function bindToTets(renderPositions: ArrayLike<number>, simPositions: Arr
     }
     const p = Float64Array.from(simPositions);
     const tetList = Int32Array.from(tets);
+    yield 0;
     const grid = new TetGrid(p, tetList);
     const vertexCount = Math.floor(renderPositions.length / 3);
     const tetIndex = new Int32Array(vertexCount).fill(-1);
@@ -80,6 +91,7 @@ export function bindToTets(renderPositions: ArrayLike<number>, simPositions: Arr
     let outsideVertexCount = 0,
         maxOutsideDistance = 0;
     for (let v = 0; v < vertexCount; v++) {
+        if (v % 64 === 0) yield v / vertexCount;
         const x = renderPositions[3 * v],
             y = renderPositions[3 * v + 1],
             z = renderPositions[3 * v + 2];

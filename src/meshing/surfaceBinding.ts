@@ -1,6 +1,7 @@
 import { closestPointOnTriangle } from "../core/index.js";
 import type { TetMesh } from "./tetrahedralize.js";
 import type { WritableNumberArray } from "./renderBinding.js";
+import { finishSteps, type MeshingSteps } from "./meshingSteps.js";
 
 /**
  * How render vertices follow a surface of particles without tetrahedra inside: each vertex is tied to its nearest
@@ -51,6 +52,17 @@ export function latticeSurface(tets: TetMesh): { positions: Float64Array; triang
  * @param triangles - particle triangles, three indices each (none degenerate)
  */
 export function bindToSurface(renderPositions: ArrayLike<number>, positions: Float64Array, triangles: Int32Array): SurfaceBinding {
+    return finishSteps(bindToSurfaceSteps(renderPositions, positions, triangles));
+}
+
+/** {@link bindToSurface} in steps (see `MeshingSteps`), yielding its progress every few render vertices. */
+export function* bindToSurfaceSteps(
+    renderPositions: ArrayLike<number>,
+    positions: Float64Array,
+    triangles: Int32Array,
+): MeshingSteps<SurfaceBinding> {
+    // Each vertex is a search of every triangle: a few vertices per step keep a step well under a millisecond.
+    const chunk = Math.max(1, Math.floor(20_000 / Math.max(1, triangles.length / 3)));
     const vertexCount = renderPositions.length / 3;
     const triangle = new Int32Array(vertexCount);
     const weights = new Float64Array(3 * vertexCount);
@@ -59,6 +71,7 @@ export function bindToSurface(renderPositions: ArrayLike<number>, positions: Flo
     const closest = new Float64Array(7);
     const frame = new Float64Array(9);
     for (let v = 0; v < vertexCount; v++) {
+        if (v % chunk === 0) yield v / vertexCount;
         query[0] = renderPositions[3 * v];
         query[1] = renderPositions[3 * v + 1];
         query[2] = renderPositions[3 * v + 2];

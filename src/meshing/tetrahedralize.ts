@@ -5,10 +5,12 @@ import { buildMeshEdges } from "./meshEdges.js";
 import { validateTriangleMesh } from "./meshValidation.js";
 import { tetVolume } from "../core/volumeConstraints.js";
 import { describeValue } from "../core/argumentChecks.js";
-import { tetQuality } from "./tetGeometry.js";
 import { SurfaceTree } from "./surfaceTree.js";
+import { tetQuality } from "./tetGeometry.js";
 import { sortedTripleOrder, writeSortedTriple } from "./tripleOrder.js";
 import { weldVertices } from "./weldVertices.js";
+import { finishSteps, phaseSteps, type MeshingSteps } from "./meshingSteps.js";
+import { snapBoundaryVertices } from "./boundarySnap.js";
 
 /** Default lattice resolution: cells along the longest axis of the mesh bounds. */
 export const DEFAULT_TET_RESOLUTION = 10;
@@ -19,14 +21,22 @@ export const DEFAULT_TET_RESOLUTION = 10;
  */
 export const MAX_TET_RESOLUTION = 64;
 
-/** A surface snap is refused when it would leave an incident tet below this quality (and worse than before). */
-const MIN_SNAP_QUALITY = 0.1;
-
 /**
  * Lattice shift, in cells, off the mesh centre: keeps lattice planes off the faces of axis-aligned meshes
  * (boxes), where centroid classification would be a tie decided by rounding.
  */
 const LATTICE_SHIFT = 0.1234;
+
+/** Lattice nodes, straddling-tet rows or boundary vertices handled between two progress reports of {@link tetrahedralizeSteps}. */
+const STEP_CHUNK = 64;
+
+/**
+ * Where each phase of {@link tetrahedralizeSteps} ends in its progress, measured (roughly) on a 10k-triangle sphere at
+ * resolution 24: classifying lattice nodes, keeping tets (centroids of straddling ones), snapping boundary vertices.
+ */
+const NODES_DONE = 0.5;
+const TETS_DONE = 0.62;
+const SNAP_DONE = 0.8;
 
 /** Options of {@link tetrahedralize}. */
 export interface TetrahedralizeOptions {
@@ -117,12 +127,27 @@ export function tetResolution(value: number, name: string): number {
  *   `allowOpen`; a bad resolution; a mesh that encloses no lattice tet.
  */
 export function tetrahedralize(positions: ArrayLike<number>, indices: ArrayLike<number>, options: TetrahedralizeOptions = {}): TetMesh {
+    return finishSteps(tetrahedralizeSteps(positions, indices, options));
+}
+
+/**
+ * {@link tetrahedralize} in steps (see `MeshingSteps`): the same work, yielding its progress every few dozen
+ * lattice nodes, tet rows or boundary vertices, so that it can run in time slices or report its progress. Input
+ * errors throw at the first step.
+ */
+export function* tetrahedralizeSteps(
+    positions: ArrayLike<number>,
+    indices: ArrayLike<number>,
+    options: TetrahedralizeOptions = {},
+): MeshingSteps<TetMesh> {
     validateTriangleMesh("tetrahedralize", positions, indices);
     const resolution = tetResolution(options.resolution ?? DEFAULT_TET_RESOLUTION, "tetrahedralize: resolution");
     const warnings: string[] = [];
 
     // Weld seams so that closedness and the winding number see one connected surface.
+    yield 0;
     const weld = weldVertices(positions);
+    yield 0;
     const surfacePositions = weld.positions;
     const surface: number[] = [];
     for (let i = 0; i < indices.length; i += 3) {
@@ -133,6 +158,7 @@ export function tetrahedralize(positions: ArrayLike<number>, indices: ArrayLike<
     }
     if (surface.length === 0) throw new Error("tetrahedralize: every triangle is degenerate");
     const edges = buildMeshEdges(surface, weld.particleCount);
+    yield 0;
     let boundaryEdges = 0,
         nonManifoldEdges = 0;
     for (let e = 0; e < edges.count; e++) {
@@ -160,7 +186,9 @@ export function tetrahedralize(positions: ArrayLike<number>, indices: ArrayLike<
     }
     // Inside is where the winding number has the sign of the enclosed volume, whichever way the mesh is wound.
     const orientation = signedVolume >= 0 ? 1 : -1;
+    yield 0;
     const surfaceTree = new SurfaceTree(surfacePositions, surface);
+    yield 0;
     const isInside = (x: number, y: number, z: number): boolean => orientation * surfaceTree.windingNumber(x, y, z) >= 0.5;
 
     // Lattice: at least two empty cells of margin on every side, so dropped outer faces never matter.
@@ -189,6 +217,7 @@ export function tetrahedralize(positions: ArrayLike<number>, indices: ArrayLike<
             }
         }
     }
+    yield 0;
     const nodeInside = new Uint8Array(nodeCount);
     for (let v = 0; v < nodeCount; v++) {
         const x = nodes[3 * v],
@@ -196,6 +225,7 @@ export function tetrahedralize(positions: ArrayLike<number>, indices: ArrayLike<
             z = nodes[3 * v + 2];
         const inBounds = x >= bounds[0] && x <= bounds[3] && y >= bounds[1] && y <= bounds[4] && z >= bounds[2] && z <= bounds[5];
         nodeInside[v] = inBounds && isInside(x, y, z) ? 1 : 0;
+        if (v % STEP_CHUNK === 0) yield (NODES_DONE * v) / nodeCount;
     }
 
     // Four tets around every face shared by two cubes: (centre, centre', face edge).
@@ -208,6 +238,7 @@ export function tetrahedralize(positions: ArrayLike<number>, indices: ArrayLike<
             w = (axis + 2) % 3;
         for (c[2] = 0; c[2] < nz; c[2]++) {
             for (c[1] = 0; c[1] < ny; c[1]++) {
+                if (c[1] % 4 === 0) yield NODES_DONE + ((TETS_DONE - NODES_DONE) * (axis * nz + c[2])) / (3 * nz);
                 for (c[0] = 0; c[0] < nx; c[0]++) {
                     if (c[axis] + 1 >= n[axis]) continue;
                     const c1 = centre(c[0], c[1], c[2]);
@@ -257,14 +288,18 @@ export function tetrahedralize(positions: ArrayLike<number>, indices: ArrayLike<
     }
     const tetCount = kept.length / 4;
 
+    yield TETS_DONE;
     let boundaryFaces = findBoundaryFaces(kept);
+    yield TETS_DONE;
     let snappedVertices = 0,
         rejectedSnaps = 0;
     if (options.snapToSurface ?? true) {
-        [snappedVertices, rejectedSnaps] = snapBoundaryVertices(nodes, nodeCount, kept, boundaryFaces, surfaceTree);
+        const snap = snapBoundaryVertices(nodes, nodeCount, kept, boundaryFaces, surfaceTree);
+        [snappedVertices, rejectedSnaps] = yield* phaseSteps(snap, TETS_DONE, SNAP_DONE);
     }
 
     // Keep only the lattice nodes that tets use, in lattice order.
+    yield SNAP_DONE;
     const newIndex = new Int32Array(nodeCount).fill(-1);
     for (const v of kept) newIndex[v] = 0;
     let particleCount = 0;
@@ -276,11 +311,13 @@ export function tetrahedralize(positions: ArrayLike<number>, indices: ArrayLike<
     const tets = Int32Array.from(kept, (v) => newIndex[v]);
     boundaryFaces = boundaryFaces.map((v) => newIndex[v]);
 
+    yield SNAP_DONE;
     let volume = 0,
         minQuality = Infinity;
     for (let t = 0; t < tets.length; t += 4) {
         volume += tetVolume(out, tets[t], tets[t + 1], tets[t + 2], tets[t + 3]);
         minQuality = Math.min(minQuality, tetQuality(out, tets[t], tets[t + 1], tets[t + 2], tets[t + 3]));
+        if (t % (64 * STEP_CHUNK) === 0) yield SNAP_DONE + ((1 - SNAP_DONE) * t) / tets.length;
     }
     return {
         positions: out,
@@ -329,66 +366,4 @@ function findBoundaryFaces(tets: number[]): Int32Array {
     const result = new Int32Array(boundary.length * 3);
     boundary.forEach((f, i) => result.set(faces.subarray(3 * f, 3 * f + 3), 3 * i));
     return result;
-}
-
-/**
- * Moves each boundary vertex (in index order) onto its closest surface point, else half or a quarter of the way,
- * taking the first move after which every incident tet keeps quality ≥ {@link MIN_SNAP_QUALITY} or does not lose
- * quality. Returns `[snapped, rejected]` vertex counts.
- */
-function snapBoundaryVertices(
-    nodes: Float64Array,
-    nodeCount: number,
-    tets: number[],
-    boundaryFaces: Int32Array,
-    surfaceTree: SurfaceTree,
-): [number, number] {
-    // Vertex → incident tets (compressed rows).
-    const start = new Int32Array(nodeCount + 1);
-    for (const v of tets) start[v + 1]++;
-    for (let v = 0; v < nodeCount; v++) start[v + 1] += start[v];
-    const fill = start.slice(0, nodeCount);
-    const incident = new Int32Array(tets.length);
-    for (let i = 0; i < tets.length; i++) incident[fill[tets[i]]++] = i >> 2;
-
-    const isBoundary = new Uint8Array(nodeCount);
-    for (const v of boundaryFaces) isBoundary[v] = 1;
-    const target = new Float64Array(3);
-    const before: number[] = [];
-    let snapped = 0,
-        rejected = 0;
-    for (let v = 0; v < nodeCount; v++) {
-        if (!isBoundary[v]) continue;
-        if (surfaceTree.closestPoint(nodes[3 * v], nodes[3 * v + 1], nodes[3 * v + 2], target) === Infinity) continue;
-        const x = nodes[3 * v],
-            y = nodes[3 * v + 1],
-            z = nodes[3 * v + 2];
-        before.length = 0;
-        for (let s = start[v]; s < start[v + 1]; s++) before.push(quality(nodes, tets, incident[s]));
-        let accepted = false;
-        for (const fraction of [1, 0.5, 0.25]) {
-            nodes[3 * v] = x + fraction * (target[0] - x);
-            nodes[3 * v + 1] = y + fraction * (target[1] - y);
-            nodes[3 * v + 2] = z + fraction * (target[2] - z);
-            accepted = true;
-            for (let s = start[v]; s < start[v + 1] && accepted; s++) {
-                const q = quality(nodes, tets, incident[s]);
-                accepted = q > 0 && (q >= MIN_SNAP_QUALITY || q >= before[s - start[v]]);
-            }
-            if (accepted) break;
-        }
-        if (accepted) {
-            snapped++;
-        } else {
-            nodes[3 * v] = x;
-            nodes[3 * v + 1] = y;
-            nodes[3 * v + 2] = z;
-            rejected++;
-        }
-    }
-    return [snapped, rejected];
-}
-
-function quality(nodes: Float64Array, tets: number[], t: number): number {
-    return tetQuality(nodes, tets[4 * t], tets[4 * t + 1], tets[4 * t + 2], tets[4 * t + 3]);
 }
