@@ -109,8 +109,6 @@ export const jelly: Demo = {
             const ball = CreateSphere("largeJelly", { diameter: 1.1, segments: LARGE_JELLY.segments }, scene);
             ball.position.set(-1.3, 3, 0);
             ball.material = jellyMaterial;
-            ball.receiveShadows = true;
-            shadows.addShadowCaster(ball);
             const { volumeStiffness, stretchStiffness, damping } = params;
             const options = {
                 mass: LARGE_JELLY.mass,
