@@ -3,6 +3,7 @@
  * local vertices and normals (for the render write-back) and its triangle indices.
  */
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
+import type { FloatArray } from "@babylonjs/core/types";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import type { Matrix } from "@babylonjs/core/Maths/math.vector";
 import { takeOverDeformedMesh } from "./meshDeformers.js";
@@ -39,7 +40,7 @@ export function readMeshData(mesh: Mesh, caller: string): MeshData {
                 "dispose it (or its PhysicsAggregate) first, or simulate a copy of the mesh",
         );
     }
-    if (!mesh.isVerticesDataPresent(VertexBuffer.PositionKind)) {
+    if (!mesh.isVerticesDataPresent(VertexBuffer.PositionKind) || mesh.getTotalVertices() === 0) {
         throw new Error(`${caller}: mesh "${mesh.name}" has no vertex positions`);
     }
     const indices = mesh.getIndices(true, true);
@@ -48,10 +49,8 @@ export function readMeshData(mesh: Mesh, caller: string): MeshData {
     }
     // Only once the mesh is known to be usable: taking it over detaches its skeleton and morph targets.
     takeOverDeformedMesh(mesh, caller);
-    const positions = mesh.getVerticesData(VertexBuffer.PositionKind, true, true);
-    if (!positions || positions.length === 0) {
-        throw new Error(`${caller}: mesh "${mesh.name}" has no vertex positions`);
-    }
+    // Present and not empty (checked above); read after the take-over, which bakes the shape shown into them.
+    const positions = mesh.getVerticesData(VertexBuffer.PositionKind, true, true) as FloatArray;
     // Checked before the world matrix mixes the axes (an infinite y would read as a NaN x).
     for (let i = 0; i < positions.length; i++) {
         if (!Number.isFinite(positions[i])) {
