@@ -10,6 +10,7 @@ export const VERSION = "0.1.0";
 
 export { XpbdPlugin } from "./babylon/xpbdPlugin.js";
 export type { XpbdPluginOptions } from "./babylon/xpbdPluginOptions.js";
+export type { XpbdBackend, XpbdBackendOption } from "./babylon/gpuBackend.js";
 export type { XpbdCapacityEvent, XpbdCapacityKind } from "./babylon/stepEvents.js";
 export type { XpbdPluginTimings } from "./babylon/pluginTimings.js";
 export { LOD_DEFAULTS, XpbdLodLevel, type XpbdLodOptions } from "./babylon/levelOfDetail.js";
