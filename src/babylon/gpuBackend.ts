@@ -145,7 +145,17 @@ export class GpuBackend {
     private _toGpu(impostor: SoftImpostor, dt: number): void {
         const body = impostor.body;
         this._world.removeBody(body);
-        const gpu: GpuBody = { solver: GpuSoftBodySolver.createCompiled(this.device, body, this._world), reading: null };
+        let solver: GpuSoftBodySolver;
+        try {
+            solver = GpuSoftBodySolver.createCompiled(this.device, body, this._world);
+        } catch (error) {
+            // The body must not be lost from the simulation: it stays on the CPU, and so do the others from now on.
+            this._world.addBody(body);
+            this._compiled = false;
+            Logger.Error(`XpbdPlugin: the WebGPU backend failed (${String(error)}); every impostor runs on the CPU`);
+            return;
+        }
+        const gpu: GpuBody = { solver, reading: null };
         this._bodies.set(impostor, gpu);
         gpu.solver.step(dt);
         this._read(impostor, gpu);
