@@ -54,6 +54,7 @@ export {
     positiveFinite,
     positiveInteger,
     ratioAboveOne,
+    strainLimitValue,
     unitInterval,
 } from "./argumentChecks.js";
 export { getDefaults, LATEST_DEFAULTS_VERSION, resolveDefaultsVersion } from "./defaults.js";
