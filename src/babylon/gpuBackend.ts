@@ -49,6 +49,15 @@ interface GpuBody {
  * events are not computed. When the body or the scene starts using a
  * feature the GPU lacks, the body goes back to the CPU world from its last read-back state, with one warning per
  * feature naming it.
+ *
+ * Dynamic Havok bodies are coupled one step late: the impulses a GPU body put on them in step n are added to their
+ * colliders' accumulators after the CPU world's step n + 1 (see {@link addColliderImpulses}), and the Havok bridge
+ * applies them with the CPU's. That is right for a soft body pushing a rigid one or resting on it, not for a rigid
+ * body resting on a soft one (it bounces off a stiff one or sinks through; docs/webgpu.md has the measurements): a
+ * body whose GPU push holds a dynamic body up by {@link SUPPORT_SHARE} of its weight goes to the CPU, whose contacts
+ * move the rigid body within the substeps (and hold heavy ones with held contacts), until no dynamic body has rested
+ * on a soft body for {@link SUPPORT_HOLD_STEPS} steps. A body leaving the GPU keeps its solver until the impulses of
+ * its steps in flight are handed on.
  */
 export class GpuBackend {
     private readonly _bodies = new Map<SoftImpostor, GpuBody>();

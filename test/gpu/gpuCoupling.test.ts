@@ -2,11 +2,15 @@ import { Collider, ColliderMotion } from "../../src/core/collider";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
 import type { StepImpulses } from "../../src/gpu/colliderImpulses";
 import { GpuSoftBodySolver } from "../../src/gpu/gpuSoftBodySolver";
+import type { SoftBody } from "../../src/core/softBody";
 import { tetBlock } from "../support/coreScenes";
+import { F32_ROUNDOFF, roundingsPerSubstep } from "./support/agreement";
 import { describeGpu } from "./support/gpuDevice";
 
 const g = 9.81;
 const dt = 1 / 60;
+/** No gravity, no air: momentum is conserved between the jelly and the box alone. */
+const ZERO_G = { gravity: [0, 0, 0], airDensity: 0 } as const;
 
 /** A 1 m box of mass `mass` with its top face at y = 0, dynamic (the solver never moves it: held unless the test does). */
 function dynamicBox(mass: number): Collider {
@@ -55,16 +59,21 @@ async function hostedStep(solver: GpuSoftBodySolver, world: XpbdWorld): Promise<
     return first;
 }
 
-/** Zero gravity and still air: a 1 kg jelly thrown down at 2 m/s onto a free 2 kg box 5 cm below it. */
-async function thrownJelly(device: GPUDevice): Promise<{ solver: GpuSoftBodySolver; world: XpbdWorld; box: Collider }> {
+/** A 1 kg jelly 5 cm above the box's top, thrown down at 2 m/s. */
+function thrownJellyBody(): SoftBody {
     const body = tetBlock([0.2, 0.2, 0.2], [0.03, 0.15, 0], { mass: 1, resolution: 3, allowSleep: false });
     for (let i = 1; i < body.velocities.length; i += 3) {
         body.velocities[i] = -2;
     }
-    const world = new XpbdWorld({ gravity: [0, 0, 0], airDensity: 0 });
-    const box = dynamicBox(2);
+    return body;
+}
+
+/** Zero gravity and still air: the thrown jelly onto a free box of `boxMass` (2 kg). */
+async function thrownJelly(device: GPUDevice, boxMass = 2): Promise<{ solver: GpuSoftBodySolver; world: XpbdWorld; box: Collider }> {
+    const world = new XpbdWorld(ZERO_G);
+    const box = dynamicBox(boxMass);
     world.addCollider(box);
-    return { solver: await GpuSoftBodySolver.create(device, body, world), world, box };
+    return { solver: await GpuSoftBodySolver.create(device, thrownJellyBody(), world), world, box };
 }
 
 /** Copies of every step's impulses on collider 0 that arrived, keyed by step. */
@@ -151,5 +160,55 @@ describeGpu("WebGPU two-way coupling", (device) => {
         const second = await run();
         expect(first.some((v) => v !== 0)).toBe(true);
         expect(second).toEqual(first);
+    }, 120_000);
+
+    test("a jelly against a dynamic box agrees with the CPU's same-step coupling within the one-step delay's bound", async () => {
+        const boxMass = 20;
+        const steps = 10;
+        const cpuWorld = new XpbdWorld(ZERO_G);
+        const cpuBox = dynamicBox(boxMass);
+        cpuWorld.addCollider(cpuBox);
+        const cpu = thrownJellyBody();
+        cpuWorld.addBody(cpu);
+        const { solver, world, box } = await thrownJelly(device(), boxMass);
+        let pushedCpu = 0;
+        let pushedGpu = 0;
+        for (let s = 0; s < steps; s++) {
+            cpuWorld.step(dt);
+            pushedCpu += Math.hypot(...cpuBox.impulse);
+            pushedGpu += Math.hypot(...(await hostedStep(solver, world)).linear);
+        }
+        const x = await solver.readPositions();
+        solver.dispose();
+        let difference = 0;
+        for (let i = 0; i < x.length; i++) {
+            difference = Math.max(difference, Math.abs(x[i] - cpu.positions[i]));
+        }
+        // The GPU's box moves with its velocity at each step's start and takes the step's impulse after it; the CPU's
+        // takes it within the step, and the jelly pushes a box that yields. Each side changes its box's velocity by at
+        // most Σ|J|/M over the window, so the two boxes' velocities differ by at most δV = (Σ|J|cpu + Σ|J|gpu)/M. The
+        // jelly's velocity relative to its box is its own rebound from the box, so the jelly's velocities differ by at
+        // most (1 + e)·δV ≤ 2·δV (e ≤ 1: no contact adds energy). Over the window T the positions then differ by at most
+        // 2·δV·T, plus the float32 trajectory bound of support/agreement.ts (X = 0.3 m).
+        const deltaV = (pushedCpu + pushedGpu) / boxMass;
+        const total = steps * cpuWorld.substeps;
+        const rounding = (F32_ROUNDOFF / 2) * 0.3 * Math.sqrt(roundingsPerSubstep(cpu, cpuWorld)) * total ** 1.5;
+        const bound = 2 * deltaV * steps * dt + rounding;
+        const boxDifference = Math.abs(box.linearVelocity[1] - cpuBox.linearVelocity[1]);
+        console.log(
+            `jelly against a ${boxMass} kg box, GPU (one step late) vs CPU after ${steps} steps: ${difference.toExponential(2)} m ` +
+                `(bound ${bound.toExponential(2)}); box speed ${box.linearVelocity[1].toFixed(4)} vs ${cpuBox.linearVelocity[1].toFixed(4)} m/s ` +
+                `(bound on the difference ${deltaV.toExponential(2)}); Σ|J| ${pushedGpu.toFixed(4)} vs ${pushedCpu.toFixed(4)} N·s ` +
+                `(ratio ${(pushedGpu / pushedCpu).toFixed(4)}, bounds 1 and ${((1 + boxMass) / boxMass).toFixed(4)})`,
+        );
+        expect(pushedCpu).toBeGreaterThan(1);
+        expect(difference).toBeLessThan(bound);
+        expect(boxDifference).toBeLessThan(deltaV);
+        // The sharper comparison is the impulse itself. A collision gives J = (1 + e)·μ·v, μ = m·M/(m + M) the reduced
+        // mass. The CPU's box yields within the step (μ); the GPU's only after it, so the jelly meets a box that is, for
+        // up to a step, immovable (μ → m). Hence 1 ≤ J_gpu / J_cpu ≤ (m + M)/M = 1.05 here.
+        const ratio = pushedGpu / pushedCpu;
+        expect(ratio).toBeGreaterThanOrEqual(1);
+        expect(ratio).toBeLessThanOrEqual((1 + boxMass) / boxMass);
     }, 120_000);
 });
