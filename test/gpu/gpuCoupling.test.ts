@@ -211,4 +211,27 @@ describeGpu("WebGPU two-way coupling", (device) => {
         expect(ratio).toBeGreaterThanOrEqual(1);
         expect(ratio).toBeLessThanOrEqual((1 + boxMass) / boxMass);
     }, 120_000);
+
+    test("a push beyond a collider's accumulator range is flagged as overflowed, not reported wrapped", async () => {
+        // A 1 mg box: its range, 1e-6 kg × (100 m/s + 10⁴ m/s² × dt) = 2.7e-4 N·s, is far below the jelly's weight
+        // over a step (0.16 N·s); the 5 kg box of the first test is far above it.
+        const run = async (boxMass: number): Promise<number[]> => {
+            const body = tetBlock([0.2, 0.2, 0.2], [0, 0.105, 0], { mass: 1, resolution: 3, allowSleep: false });
+            const world = new XpbdWorld();
+            world.addCollider(dynamicBox(boxMass));
+            const solver = await GpuSoftBodySolver.create(device(), body, world);
+            const steps = new Map<number, { linear: number[]; angular: number[]; overflowed: number }>();
+            for (let s = 0; s < 10; s++) {
+                solver.step(dt);
+            }
+            await solver.colliderImpulsesSettled();
+            collect(solver, steps);
+            solver.dispose();
+            return [...steps.values()].map((step) => step.overflowed);
+        };
+        const light = await run(1e-6);
+        const heavy = await run(5);
+        expect(light.slice(5)).toEqual([1, 1, 1, 1, 1]);
+        expect(heavy).toEqual(new Array(10).fill(0));
+    }, 120_000);
 });
