@@ -169,7 +169,7 @@ export class ColliderImpulses {
                 staging.buffer.unmap();
                 this._mapping.splice(this._mapping.indexOf(entry), 1);
                 this._arrived.push(staging);
-                this._arrived.sort((a, b) => a.report.step - b.report.step);
+                this._arrived.sort(byStep);
             },
             () => {
                 // Disposed meanwhile: the buffer is destroyed, which aborts the map; nothing arrives.
@@ -237,6 +237,11 @@ export class ColliderImpulses {
             report.overflowed[c] = words[o + 7] !== 0 ? 1 : 0;
         }
     }
+}
+
+/** Orders staging buffers by the step their figures belong to (maps need not settle in submission order). */
+function byStep(a: Staging, b: Staging): number {
+    return a.report.step - b.report.step;
 }
 
 /**

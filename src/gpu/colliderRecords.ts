@@ -164,9 +164,9 @@ const SHAPE_NAMES: Partial<Record<ColliderShapeKind, string>> = {
  * The first feature of `body` or `colliders` that the WebGPU solver does not have yet, named for a message, or null
  * when the GPU can simulate them. Missing today: convex hull and triangle mesh shapes, restitution, self-collision,
  * attachments to colliders (ropes tied to bodies). Dynamic colliders are coupled one step late (see docs/webgpu.md):
- * the caller decides where that is not good enough (the plugin keeps heavy bodies on light cloth on the CPU). What
- * the GPU does differently without changing the motion (no sleep, no statistics or events) is not a missing
- * feature: see docs/webgpu.md.
+ * the caller decides where that is not good enough (the plugin moves a soft body that a dynamic body rests on to
+ * the CPU). What the GPU does differently without changing the motion (no sleep, no statistics or events) is not a
+ * missing feature: see docs/webgpu.md.
  */
 export function unsupportedGpuFeature(body: SoftBody, colliders: readonly Collider[]): string | null {
     if (body.restitution > 0) {
