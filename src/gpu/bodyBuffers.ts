@@ -44,7 +44,15 @@ export class BodyBuffers {
     public readonly tethers: GPUBuffer;
     /** Pin slots' targets (see `PIN_WGSL`). */
     public readonly pins: GPUBuffer;
-    public readonly lambdas: GPUBuffer;
+    /**
+     * The multipliers ({@link ConstraintRecords.lambdaCount} f32), then, from word {@link impulseBase}, the impulse
+     * accumulators of the dynamic colliders (see `colliderImpulses.ts`; the particle pass has no binding to spare).
+     */
+    public lambdas: GPUBuffer;
+    /** Word of {@link lambdas} where the impulse accumulators start (16-byte aligned). */
+    public readonly impulseBase: number;
+    /** Accumulator words {@link lambdas} has room for. */
+    private _impulseWords = 0;
     public readonly triangles: GPUBuffer;
     public readonly triangleForces: GPUBuffer;
     public readonly incidence: GPUBuffer;
@@ -74,7 +82,8 @@ export class BodyBuffers {
         this.info = storage(16 * n, "particle info");
         this.tethers = storage(32 * n, "tethers");
         this.pins = storage(32 * n, "pins");
-        this.lambdas = storage(4 * constraints.lambdaCount, "multipliers");
+        this.impulseBase = Math.ceil(constraints.lambdaCount / 4) * 4;
+        this.lambdas = storage(4 * this.impulseBase, "multipliers");
         this.triangles = storage(triangles.triangles, "triangles");
         this.triangleForces = storage(Math.max(body.triangles.length / 3, 1) * 16, "triangle forces");
         this.incidence = storage(triangles.incidence, "triangle incidence");
@@ -86,6 +95,26 @@ export class BodyBuffers {
             [ConstraintKernel.Volume]: storage(constraints.records[ConstraintKernel.Volume], "volume records"),
         };
         this.dispatches = createBuffer(_device, dispatchRecords, UNIFORM | COPY_DST, "dispatch records");
+    }
+
+    /**
+     * Makes room for `words` words of impulse accumulators, zeroed, replacing {@link lambdas} when it is too small (the
+     * multipliers need not be kept: every substep starts them at zero). Returns whether it was replaced, so that bind
+     * groups that use it must be rebuilt.
+     */
+    public reserveImpulseWords(words: number): boolean {
+        if (words <= this._impulseWords) {
+            return false;
+        }
+        this.lambdas.destroy();
+        this.lambdas = createBuffer(
+            this._device,
+            4 * (this.impulseBase + words),
+            STORAGE | COPY_DST | COPY_SRC,
+            "multipliers and impulse accumulators",
+        );
+        this._impulseWords = words;
+        return true;
     }
 
     /** Writes the body's positions, previous positions and velocities from its CPU arrays. */

@@ -1,5 +1,6 @@
 import { Collider, ColliderMotion, ColliderShapeKind, SubstepContext, type SoftBody } from "../core/index.js";
 import { kernelOf } from "./bodyRecords.js";
+import { ACCUMULATOR_WORDS } from "./colliderImpulses.js";
 import { POSE_VEC4S, SHAPE_VEC4S } from "./particlePassShader.js";
 
 /**
@@ -12,6 +13,8 @@ import { POSE_VEC4S, SHAPE_VEC4S } from "./particlePassShader.js";
 export class ColliderRecords {
     /** The collider of each slot. */
     public readonly slotColliders: Collider[] = [];
+    /** The dynamic colliders, in the order of their impulse accumulators (see `colliderImpulses.ts`). */
+    public readonly dynamicColliders: Collider[] = [];
     /** Shape records, {@link SHAPE_VEC4S} vec4s per slot. */
     public readonly shapes: Float32Array;
     /** Pose records, {@link POSE_VEC4S} vec4s per slot and substep (filled by {@link writePoses}). */
@@ -27,6 +30,9 @@ export class ColliderRecords {
         for (const collider of colliders) {
             for (let s = 0; s < collider.shapes.length; s++) {
                 this.slotColliders.push(collider);
+            }
+            if (collider.motion === ColliderMotion.Dynamic) {
+                this.dynamicColliders.push(collider);
             }
         }
         this.shapes = new Float32Array(Math.max(this.slotColliders.length, 1) * SHAPE_VEC4S * 4);
@@ -49,25 +55,39 @@ export class ColliderRecords {
         }
     }
 
-    /** Whether `colliders` is still the list these records were built from (same colliders, same order). */
+    /**
+     * Whether `colliders` is still the list these records were built from (same colliders, same order, the same ones
+     * dynamic: a collider's accumulator is kept for its motion type).
+     */
     public matches(colliders: readonly Collider[]): boolean {
         if (colliders.length !== this.colliders.length) {
             return false;
         }
+        let dynamic = 0;
         for (let c = 0; c < colliders.length; c++) {
-            if (colliders[c] !== this.colliders[c]) {
+            const collider = colliders[c];
+            if (collider !== this.colliders[c]) {
                 return false;
             }
+            if (collider.motion === ColliderMotion.Dynamic) {
+                if (this.dynamicColliders[dynamic] !== collider) {
+                    return false;
+                }
+                dynamic++;
+            }
         }
-        return true;
+        return dynamic === this.dynamicColliders.length;
     }
 
     /**
      * Fills {@link poses} for the `substeps` substeps of a step of length `dt`, for `body`'s collision filter and
      * friction: per slot its position and rotation, centre of mass, velocities, the combined friction coefficients
-     * (geometric means, as the core) and whether the body collides with it at all.
+     * (geometric means, as the core) and whether the body collides with it at all; for a dynamic collider its
+     * accumulator's first word (from `accumulatorBase`, the word the accumulators start at) and its fixed-point
+     * `scales` (linear and angular per dynamic collider). A dynamic collider moves as a kinematic one within the
+     * step: with its velocities at the step's start (the impulses reach its host after the step).
      */
-    public writePoses(body: SoftBody, dt: number, substeps: number): void {
+    public writePoses(body: SoftBody, dt: number, substeps: number, accumulatorBase: number, scales: Float64Array): void {
         const slots = this.slotColliders.length;
         const size = Math.max(slots, 1) * substeps * POSE_VEC4S * 4;
         if (this.poses.length !== size) {
@@ -77,7 +97,12 @@ export class ColliderRecords {
         context.setStep(dt, substeps);
         const scratch = this._scratch;
         let slot = 0;
+        let dynamic = 0;
         for (const collider of this.colliders) {
+            const accumulates = collider.motion === ColliderMotion.Dynamic;
+            const accumulator = accumulates ? accumulatorBase + dynamic * ACCUMULATOR_WORDS : -1;
+            const linearScale = accumulates ? scales[2 * dynamic] : 0;
+            const angularScale = accumulates ? scales[2 * dynamic + 1] : 0;
             scratch.position.set(collider.position);
             scratch.rotation.set(collider.rotation);
             scratch.centerOfMass.set(collider.centerOfMass);
@@ -107,9 +132,15 @@ export class ColliderRecords {
                     poses[o + 3] = staticFriction;
                     poses[o + 7] = kineticFriction;
                     poses[o + 11] = collides ? 1 : 0;
+                    poses[o + 19] = linearScale;
+                    poses[o + 23] = angularScale;
+                    poses[o + 27] = accumulator;
                 }
             }
             slot += collider.shapes.length;
+            if (accumulates) {
+                dynamic++;
+            }
         }
     }
 }
@@ -131,9 +162,11 @@ const SHAPE_NAMES: Partial<Record<ColliderShapeKind, string>> = {
 
 /**
  * The first feature of `body` or `colliders` that the WebGPU solver does not have yet, named for a message, or null
- * when the GPU can simulate them as the CPU does. Missing today: convex hull and triangle mesh shapes, dynamic
- * colliders (two-way coupling), restitution, self-collision, attachments to colliders (ropes tied to bodies). What the GPU does differently without changing the motion (no sleep,
- * no statistics or events) is not a missing feature: see docs/webgpu.md.
+ * when the GPU can simulate them. Missing today: convex hull and triangle mesh shapes, restitution, self-collision,
+ * attachments to colliders (ropes tied to bodies). Dynamic colliders are coupled one step late (see docs/webgpu.md):
+ * the caller decides where that is not good enough (the plugin moves a soft body that a dynamic body rests on to
+ * the CPU). What the GPU does differently without changing the motion (no sleep, no statistics or events) is not a
+ * missing feature: see docs/webgpu.md.
  */
 export function unsupportedGpuFeature(body: SoftBody, colliders: readonly Collider[]): string | null {
     if (body.restitution > 0) {
@@ -149,9 +182,6 @@ export function unsupportedGpuFeature(body: SoftBody, colliders: readonly Collid
         return "level of detail (SoftBody.substeps, holdAsleep)";
     }
     for (const collider of colliders) {
-        if (collider.motion === ColliderMotion.Dynamic) {
-            return "dynamic colliders (two-way coupling)";
-        }
         if (collider.restitution > 0) {
             return "restitution";
         }

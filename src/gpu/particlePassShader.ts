@@ -1,5 +1,6 @@
 import { PIN_WGSL, WORKGROUP_SIZE } from "./predictShader.js";
 import { PARAMS_WGSL, PassMode } from "./substepParams.js";
+import { IMPULSE_WGSL } from "./colliderImpulses.js";
 
 /** vec4s per collider shape record (the static part, written once per collider list). */
 export const SHAPE_VEC4S = 7;
@@ -129,7 +130,9 @@ fn shapeQuery(s: u32, q: vec3<f32>) -> vec4<f32> {
  * the end of the substep, the velocities. `Dispatch.first` holds the {@link PassMode} bits.
  *
  * A pose record (per shape and substep): 0 position and μs, 1–3 the rotation's rows with μk and the filter flag in
- * 1.w and 2.w, 4 the centre of mass, 5 the linear velocity, 6 the angular velocity.
+ * 1.w and 2.w, 4 the centre of mass, 5 the linear velocity, 6 the angular velocity; for a dynamic collider 4.w and
+ * 5.w hold the fixed-point scales of its linear and angular impulses and 6.w the first word of its accumulator in
+ * the multiplier buffer (−1 for the others; see `colliderImpulses.ts`).
  *
  * Layout (group 0): 0 Params (dynamic), 1 Dispatch (dynamic), 2 pos, 3 prev, 4 vel, 5 info, 6 tethers, 7 pins,
  * 8 colliders (shape records, then pose records), 9 lambdas.
@@ -150,8 +153,12 @@ struct Tether {
 @group(0) @binding(6) var<storage, read> tethers: array<Tether>;
 @group(0) @binding(7) var<storage, read> pins: array<Pin>;
 @group(0) @binding(8) var<storage, read> colliders: array<vec4<f32>>;
-@group(0) @binding(9) var<storage, read_write> lambdas: array<f32>;
+// Atomic words: the soft-pin multipliers (f32 bits, one thread each) and, past the multipliers, the impulse
+// accumulators of the dynamic colliders (see \`colliderImpulses.ts\`): the pass is at WebGPU's default limit of
+// 8 storage buffers, so the accumulators share the multiplier buffer rather than take a ninth.
+@group(0) @binding(9) var<storage, read_write> lambdas: array<atomic<i32>>;
 ${SHAPES_WGSL}
+${IMPULSE_WGSL}
 
 fn projectTethers(k: u32, x: vec3<f32>) -> vec3<f32> {
     var y = x;
@@ -189,9 +196,29 @@ fn projectSoftPin(k: u32, x: vec3<f32>, w: f32) -> vec3<f32> {
     // Capped where f32 would overflow (a weight of ~0 has a compliance of up to 1e30 m/N: free in all but name).
     let alphaTilde = min(pin.start.w * P.invH2, 1e36);
     let l = P.pinLambdaBase + u32(slot);
-    let dLambda = (-dist - alphaTilde * lambdas[l]) / (w + alphaTilde);
-    lambdas[l] += dLambda;
+    let lambda = bitcast<f32>(atomicLoad(&lambdas[l]));
+    let dLambda = (-dist - alphaTilde * lambda) / (w + alphaTilde);
+    atomicStore(&lambdas[l], bitcast<i32>(lambda + dLambda));
     return x + ((w * dLambda) / dist) * d;
+}
+
+/** Positional friction: the slip relative to the surface over the substep, removed within the static cone. */
+fn applyFriction(base: u32, us: f32, uk: f32, x: vec3<f32>, before: vec3<f32>, n: vec3<f32>, depth: f32, w: f32) -> vec3<f32> {
+    if (us == 0.0 && uk == 0.0) {
+        return x;
+    }
+    let surface = colliders[base + 5u].xyz + cross(colliders[base + 6u].xyz, x - colliders[base + 4u].xyz);
+    var slip = x - before - surface * P.h;
+    slip = slip - dot(slip, n) * n;
+    let slipLength = sqrt(dot(slip, slip));
+    if (slipLength < 1e-12) {
+        return x;
+    }
+    var removed = min(uk * depth, slipLength);
+    if (slipLength < us * depth) {
+        removed = slipLength;
+    }
+    return x - (w * (removed / w)) * (slip / slipLength);
 }
 
 fn projectContacts(k: u32, x0: vec3<f32>, w: f32) -> vec3<f32> {
@@ -218,25 +245,17 @@ fn projectContacts(k: u32, x0: vec3<f32>, w: f32) -> vec3<f32> {
         if (!(depth > 0.0)) {
             continue;
         }
+        let touched = x;
         x = x + (w * (depth / w)) * n;
-        let us = origin.w;
-        let uk = m0.w;
-        if (us == 0.0 && uk == 0.0) {
-            continue;
+        x = applyFriction(base, origin.w, m0.w, x, before, n, depth, w);
+        let accumulator = colliders[base + 6u].w;
+        if (accumulator >= 0.0) {
+            // The collider gets the opposite of the particle's momentum change m·Δx/h (normal and friction),
+            // at the particle, about the collider's centre of mass: as the CPU's contacts record it.
+            let j = (touched - x) * (P.invH / w);
+            let com = colliders[base + 4u];
+            accumulateImpulse(u32(accumulator), j * com.w, cross(x - com.xyz, j) * colliders[base + 5u].w);
         }
-        // Positional friction: the slip relative to the surface over the substep, removed within the static cone.
-        let surface = colliders[base + 5u].xyz + cross(colliders[base + 6u].xyz, x - colliders[base + 4u].xyz);
-        var slip = x - before - surface * P.h;
-        slip = slip - dot(slip, n) * n;
-        let slipLength = sqrt(dot(slip, slip));
-        if (slipLength < 1e-12) {
-            continue;
-        }
-        var removed = min(uk * depth, slipLength);
-        if (slipLength < us * depth) {
-            removed = slipLength;
-        }
-        x = x - (w * (removed / w)) * (slip / slipLength);
     }
     return x;
 }

@@ -1,5 +1,5 @@
 /** Which bodies the WebGPU solver refuses, and why (plain Node: no GPU needed to ask). */
-import { Collider } from "../../src/core/collider";
+import { Collider, ColliderMotion } from "../../src/core/collider";
 import { unsupportedGpuFeature } from "../../src/gpu/colliderRecords";
 import { SoftBody } from "../../src/core/softBody";
 import { clothBody } from "../support/coreScenes";
@@ -15,6 +15,9 @@ describe("unsupportedGpuFeature", () => {
     test("names shape matching, gas pressure, restitution, self-collision and collider attachments, which the GPU lacks; a plain cloth over a sphere is fine", () => {
         const sphere = new Collider([{ kind: "sphere", center: [0, 0, 0], radius: 0.3 }]);
         expect(unsupportedGpuFeature(clothBody(4).body, [sphere])).toBeNull();
+        // Dynamic colliders are coupled (one step late): no longer a missing feature.
+        const dynamic = new Collider([{ kind: "sphere", center: [0, 0, 0], radius: 0.3 }], { motion: ColliderMotion.Dynamic });
+        expect(unsupportedGpuFeature(clothBody(4).body, [dynamic])).toBeNull();
         expect(unsupportedGpuFeature(clothBody(4, { shapeMatchingCompliance: 1e-3 }).body, [sphere])).toBe("constraint kind ShapeMatching");
         expect(unsupportedGpuFeature(balloon(), [sphere])).toBe("constraint kind GasPressure");
         expect(unsupportedGpuFeature(clothBody(4, { restitution: 0.5 }).body, [sphere])).toBe("restitution");
