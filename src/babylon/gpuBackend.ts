@@ -3,7 +3,7 @@
  * their state back for drawing, and moves a body back to the CPU when it starts using a feature the GPU lacks.
  */
 import { Logger } from "@babylonjs/core/Misc/logger";
-import { ColliderMotion, measureBody, type Collider, type StepStats, type XpbdWorld } from "../core/index.js";
+import { ColliderMotion, measureBody, strainLimitActive, type Collider, type StepStats, type XpbdWorld } from "../core/index.js";
 import { GpuSoftBodySolver, unsupportedGpuFeature, type StepImpulses } from "../gpu/index.js";
 import type { SoftImpostor } from "./softImpostor.js";
 
@@ -30,6 +30,9 @@ const SUPPORT_HOLD_STEPS = 60;
 
 /** The feature named when a dynamic body rests on an impostor (see {@link GpuBackend}). */
 const SUPPORT_FEATURE = "dynamic bodies resting on soft bodies (same-step coupling)";
+
+/** The feature named when a cloth comes near its strain limit, which the GPU solver does not apply. */
+const STRAIN_FEATURE = "strain limiting (strainLimit; a cloth near its limit)";
 
 /** One impostor's GPU state. */
 interface GpuBody {
@@ -73,6 +76,11 @@ export class GpuBackend {
     private _supportHold = 0;
     /** Solvers of bodies that left the GPU, kept until the impulses of their last steps are handed on. */
     private readonly _retired: { solver: GpuSoftBodySolver; settled: boolean; addImpulses: (impulses: StepImpulses) => void }[] = [];
+    /**
+     * Impostors that came near their strain limit, with the steps left before they may go back to the GPU
+     * ({@link SUPPORT_HOLD_STEPS} after the last step near it, so that a cape does not go back and forth).
+     */
+    private readonly _straining = new Map<SoftImpostor, number>();
     /** The length of the current step (s), for the support test. */
     private _dt = 0;
 
@@ -178,6 +186,7 @@ export class GpuBackend {
     /** Moves `impostor` back to the CPU world (its last read-back state) and releases its GPU buffers. */
     public remove(impostor: SoftImpostor): void {
         this._supporting.delete(impostor);
+        this._straining.delete(impostor);
         const gpu = this._bodies.get(impostor);
         if (gpu) {
             this._bodies.delete(impostor);
@@ -198,6 +207,7 @@ export class GpuBackend {
         }
         this._retired.length = 0;
         this._supporting.clear();
+        this._straining.clear();
     }
 
     private _unsupported(impostor: SoftImpostor, impostors: readonly SoftImpostor[]): string | null {
@@ -207,6 +217,20 @@ export class GpuBackend {
         }
         if (this._supporting.has(impostor)) {
             return SUPPORT_FEATURE;
+        }
+        // Measured on the CPU after each step there, and after each read-back on the GPU: past the limit itself, where
+        // the CPU would have shortened edges (between halfway and the limit its sweep changes next to nothing).
+        const body = impostor.body;
+        if (strainLimitActive(body) && body.stats.maxEdgeRatio > body.strainLimit) {
+            this._straining.set(impostor, SUPPORT_HOLD_STEPS);
+        }
+        const straining = this._straining.get(impostor);
+        if (straining !== undefined) {
+            if (straining > 0) {
+                this._straining.set(impostor, straining - 1);
+                return STRAIN_FEATURE;
+            }
+            this._straining.delete(impostor);
         }
         if (this._world.softContacts.enabled && impostors.length > 1) {
             return "contacts between impostors (softContacts)";

@@ -1,4 +1,15 @@
 import type { DistanceConstraints } from "./distanceConstraints.js";
+import type { SoftBody } from "./softBody.js";
+
+/**
+ * Whether `body`'s strain limit acts in its next step: it is on, the body does not tear, its stretch is inextensible
+ * (a stretchy fabric stretches as its compliance says), and its edges came past halfway to the limit in the last step
+ * (a body that stays far from it, such as the benchmark cloth at ×1.001, pays nothing for it).
+ */
+export function strainLimitActive(body: SoftBody): boolean {
+    const limit = body.strainLimit;
+    return limit > 0 && body._strainLimiter !== null && body.stretch.compliance === 0 && body.stats.maxEdgeRatio > 0.5 * (1 + limit);
+}
 
 /**
  * Strain limiting (`SoftBodyOptions.strainLimit`): late in a substep's last pass (before the soft pins and the

@@ -10,6 +10,7 @@ import { measurePinForce, recordStartMomentum } from "./pinForce.js";
 import type { SoftBody } from "./softBody.js";
 import { readyToSleep, SOFT_CONTACT_CAPACITY_ELEMENT, SoftContacts } from "./softContacts.js";
 import { StepStats } from "./stepStats.js";
+import { strainLimitActive } from "./strainLimit.js";
 import { SubstepContext } from "./substepContext.js";
 import { bodySubsteps, substepSpan } from "./substepSchedule.js";
 import type { XpbdWorldOptions } from "./xpbdWorldOptions.js";
@@ -481,8 +482,8 @@ export class XpbdWorld {
         }
         // Last in the substep but for the pins and contacts, which must have the final say: a cloth stretched over
         // a ball that it stops is not pulled through it.
-        if (pass === 2 * this.iterations - 1) {
-            limitStrain(body);
+        if (pass === 2 * this.iterations - 1 && strainLimitActive(body)) {
+            body._strainLimiter!.project(x, w, body.strainLimit);
         }
         body.pins.projectSoft(x, w, context);
         body.contacts.project(body, this._broadPhase.slotColliders, this._broadPhase.slotShapes, context);
@@ -622,17 +623,5 @@ export class XpbdWorld {
         }
         this.events.push(SoftBodyEventType.InvalidState, body.id, -1, 0);
         return false;
-    }
-}
-
-/**
- * The body's strain limit in a substep's last pass (see `strainLimit.ts`), where it is on, its stretch is
- * inextensible (a stretchy fabric stretches as its compliance says), and it came near the limit: a body whose edges
- * all stayed under halfway to it in the last step skips the sweep (the benchmark cloth, ×1.001, pays nothing for it).
- */
-function limitStrain(body: SoftBody): void {
-    const limit = body.strainLimit;
-    if (limit > 0 && body._strainLimiter !== null && body.stretch.compliance === 0 && body.stats.maxEdgeRatio > 0.5 * (1 + limit)) {
-        body._strainLimiter.project(body.positions, body.inverseMasses, limit);
     }
 }

@@ -161,6 +161,36 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         expect(body.backend).toBe("webgpu");
     }, 120_000);
 
+    test("a cloth that swings past its strain limit runs on the CPU with one warning naming it, and goes back after", async () => {
+        const h = await scene();
+        const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
+        const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
+        const mesh = CreateGround("cloth", { width: 1, height: 1, subdivisions: 16 }, h.scene);
+        mesh.position.y = 1;
+        // Hung by two corners from horizontal: its first swing stretches it ×1.007 (measured), past a limit of ×1.002.
+        const hanging = new ClothImpostor(mesh, { mass: 0.2, allowSleep: false, pins: [0, 16], strainLimit: 1.002 }, xpbd);
+        await xpbd.whenBackendReadyAsync();
+        h.step();
+        expect(hanging.backend).toBe("webgpu");
+        let steps = 0;
+        while (hanging.backend === "webgpu" && steps < 60) {
+            h.step();
+            await xpbd.readGpuStateAsync();
+            steps++;
+        }
+        console.log(`a cloth past its strain limit on the GPU went to the CPU after ${steps} steps`);
+        expect(hanging.backend).toBe("cpu");
+        const warnings = warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("WebGPU backend"));
+        expect(warnings).toEqual([expect.stringContaining("strain limiting")]);
+        expect(xpbd.world.bodies).toContain(hanging.body);
+        // With the limit off it goes back to the GPU after 60 steps (not at once: a cape does not go back and forth).
+        hanging.body.strainLimit = 0;
+        h.step(59);
+        expect(hanging.backend).toBe("cpu");
+        h.step(2);
+        expect(hanging.backend).toBe("webgpu");
+    }, 120_000);
+
     test("two-way coupling through Havok: a cloth thrown at a free box in zero gravity keeps the total momentum (± 2%) over 60 steps", async () => {
         const h = await scene();
         h.scene.getPhysicsEngine()!.setGravity(new Vector3(0, 0, 0));
