@@ -6,3 +6,5 @@
 export { GpuSoftBodySolver } from "./gpuSoftBodySolver.js";
 export { unsupportedGpuFeature } from "./colliderRecords.js";
 export { colourBatches } from "./colourBatches.js";
+export { GpuRenderMeshWriter, packRenderMesh } from "./renderMeshWriter.js";
+export type { RenderMeshMapping, RenderMeshTables } from "./renderMeshWriter.js";
