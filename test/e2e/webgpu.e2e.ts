@@ -120,14 +120,14 @@ describe("playground on WebGPU", () => {
                 const drawn = gpu.drawnMesh(impostor);
                 const world = impostor.mesh.getWorldMatrix();
                 let lowest = Infinity;
-                if (drawn) {
-                    // The render positions the kernel wrote, read back here by the test only (the mesh's frame; its
-                    // world matrix is a translation).
-                    const bytes = await drawn.positions.read();
-                    const positions = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
-                    for (let i = 1; i < positions.length; i += 3) {
-                        lowest = Math.min(lowest, positions[i] + world.m[13]);
-                    }
+                // The render positions the kernel wrote, read back here by the test only, or the CPU's (the mesh's
+                // frame; its world matrix is a translation).
+                const bytes = drawn ? await drawn.positions.read() : null;
+                const positions = bytes
+                    ? new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
+                    : impostor.mesh.getVerticesData("position")!;
+                for (let i = 1; i < positions.length; i += 3) {
+                    lowest = Math.min(lowest, positions[i] + world.m[13]);
                 }
                 return {
                     backend: impostor.backend,
@@ -167,6 +167,23 @@ describe("playground on WebGPU", () => {
         // State read-backs only every DRAWN_READ_INTERVAL (6) steps, for the figures and the bounds: not one per frame.
         expect(steps).toBeGreaterThanOrEqual(40);
         expect(reads).toBeLessThanOrEqual(Math.ceil(steps / 6) + 1);
+
+        // A feature the GPU lacks (restitution) sends the cloth to the CPU: ordinary vertex buffers again, drawn from
+        // where the GPU left it; without it the cloth goes back to the GPU and to GPU buffers.
+        const restitution = (value: number): Promise<void> =>
+            demo.page.evaluate((r) => void (window.__playground.demo!.handle.xpbd.impostors[0].body.restitution = r), value);
+        await restitution(0.2);
+        await waitForFrames(demo.page, 3);
+        const onCpu = await read();
+        await restitution(0);
+        await waitForFrames(demo.page, 3);
+        const back = await read();
+        console.log(`on the CPU: lowest vertex ${onCpu.lowest.toFixed(3)} m; back on the GPU: ${back.lowest.toFixed(3)} m`);
+        expect(onCpu).toMatchObject({ backend: "cpu", inWorld: true, drawn: false, cpuData: true });
+        // It carries on from the state read back last (at most 6 steps old): close to where it was drawn.
+        expect(Math.abs(onCpu.lowest - after.lowest)).toBeLessThan(0.2);
+        expect(back).toMatchObject({ backend: "webgpu", inWorld: false, drawn: true, cpuData: false });
+        expect(Math.abs(back.lowest - onCpu.lowest)).toBeLessThan(0.2);
         expect(demo.errors).toEqual([]);
         await demo.page.context().close();
     });
