@@ -5,7 +5,7 @@
  */
 import { Logger } from "@babylonjs/core/Misc/logger";
 import type { WebGPUEngine } from "@babylonjs/core/Engines/webgpuEngine";
-import { measureBody, type StepStats, type XpbdWorld } from "../core/index.js";
+import { measureBody, type SoftBody, type StepStats, type XpbdWorld } from "../core/index.js";
 import { GpuSoftBodySolver, unsupportedGpuFeature } from "../gpu/index.js";
 import { GpuDrawnMesh } from "./gpuDrawnMesh.js";
 import type { SoftImpostor } from "./softImpostor.js";
@@ -184,6 +184,9 @@ export class GpuBackend {
             return;
         }
         const gpu: GpuBody = { solver, reading: null, drawn: this._draw(impostor, solver), stepsSinceRead: 0 };
+        // Until the first read arrives the box is the state moved to the GPU, grown as if that read were as late
+        // as the interval.
+        gpu.drawn?.refreshBounds(this._boundsMargin(body, DRAWN_READ_INTERVAL, dt));
         this._bodies.set(impostor, gpu);
         this._step(impostor, gpu, dt);
     }
@@ -259,9 +262,7 @@ export class GpuBackend {
                 if (this._bodies.get(impostor) === gpu) {
                     // The body's figures from the state read back (counts, energy, edge ratios, volume; no contacts).
                     measureBody(body, this._world.residuals);
-                    // The steps the state is behind now, again until the next read arrives, and the interval.
-                    const late = gpu.solver.stepCount - requested;
-                    gpu.drawn?.refreshBounds(travel(body.velocities, this._world.gravity, (2 * late + DRAWN_READ_INTERVAL) * dt));
+                    gpu.drawn?.refreshBounds(this._boundsMargin(body, gpu.solver.stepCount - requested, dt));
                     impostor._afterStep();
                 }
             },
@@ -270,6 +271,14 @@ export class GpuBackend {
                 Logger.Error(`XpbdPlugin: reading mesh "${impostor.mesh.name}" back from the GPU failed: ${String(error)}`);
             },
         );
+    }
+
+    /**
+     * The margin (m) around a state read back `late` steps ago that the body stays within until the next read
+     * arrives: the steps it is behind now, as many again for the next read, and the interval between reads.
+     */
+    private _boundsMargin(body: SoftBody, late: number, dt: number): number {
+        return travel(body.velocities, this._world.gravity, (2 * late + DRAWN_READ_INTERVAL) * dt);
     }
 
     private _warnOnce(feature: string): void {
