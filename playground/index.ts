@@ -7,6 +7,7 @@ import "@babylonjs/core/Physics/v2/physicsEngineComponent";
 import { Scene } from "@babylonjs/core/scene";
 import HavokPhysics from "@babylonjs/havok";
 import type { Demo, DemoHandle } from "./demos/demo.js";
+import { bigCloth } from "./demos/bigCloth.js";
 import { cape } from "./demos/cape.js";
 import { flag } from "./demos/flag.js";
 import { fold } from "./demos/fold.js";
@@ -55,6 +56,7 @@ const demos: readonly Demo[] = [
     hammock,
     cushions,
     ropeBridge,
+    bigCloth,
 ];
 const defaultDemo = hangingCloth;
 

@@ -274,6 +274,11 @@ export class ClothImpostor extends SoftImpostor {
         return this.tearRatio === undefined ? null : "tearing (tearRatio)";
     }
 
+    /** The render mesh's writer: its vertices are particles, which the WebGPU backend can draw from GPU buffers. @internal */
+    public override _gpuDrawableMesh(): RenderMeshSync {
+        return this._renderMesh;
+    }
+
     /** Returns "ClothImpostor". */
     public getClassName(): string {
         return "ClothImpostor";

@@ -1,10 +1,21 @@
 /**
- * The plugin's WebGPU backend: moves impostors' bodies out of the CPU world onto a `GPUDevice`, steps them there, reads
- * their state back for drawing, and moves a body back to the CPU when it starts using a feature the GPU lacks.
+ * The plugin's WebGPU backend: moves impostors' bodies out of the CPU world onto a `GPUDevice`, steps them there, draws
+ * them from GPU buffers (or from read-backs), and moves a body back to the CPU when it starts using a feature the GPU
+ * lacks.
  */
 import { Logger } from "@babylonjs/core/Misc/logger";
-import { ColliderMotion, measureBody, strainLimitActive, type Collider, type StepStats, type XpbdWorld } from "../core/index.js";
+import type { WebGPUEngine } from "@babylonjs/core/Engines/webgpuEngine";
+import {
+    ColliderMotion,
+    measureBody,
+    strainLimitActive,
+    type Collider,
+    type SoftBody,
+    type StepStats,
+    type XpbdWorld,
+} from "../core/index.js";
 import { GpuSoftBodySolver, unsupportedGpuFeature, type StepImpulses } from "../gpu/index.js";
+import { GpuDrawnMesh } from "./gpuDrawnMesh.js";
 import type { SoftImpostor } from "./softImpostor.js";
 
 /** Where an impostor's body is simulated: the CPU solver or the WebGPU one. */
@@ -34,6 +45,12 @@ const SUPPORT_FEATURE = "dynamic bodies resting on soft bodies (same-step coupli
 /** The feature named when a cloth comes near its strain limit, which the GPU solver does not apply. */
 const STRAIN_FEATURE = "strain limiting (strainLimit; a cloth near its limit)";
 
+/**
+ * Steps between two state read-backs of a body drawn from GPU buffers (10 a second at 60 Hz): they only feed the
+ * figures, the bounding box and the CPU-side state (`readGpuStateAsync` reads on demand).
+ */
+export const DRAWN_READ_INTERVAL = 6;
+
 /** One impostor's GPU state. */
 interface GpuBody {
     solver: GpuSoftBodySolver;
@@ -41,17 +58,26 @@ interface GpuBody {
     reading: Promise<void> | null;
     /** Adds one of its steps' impulses to the colliders' accumulators (made once per body: the step allocates none). */
     addImpulses: (impulses: StepImpulses) => void;
+    /** The render mesh drawn from GPU buffers, or null when it is drawn from read-backs. */
+    drawn: GpuDrawnMesh | null;
+    /** Steps submitted since the last read-back started. */
+    stepsSinceRead: number;
 }
 
 /**
  * Runs the impostors whose bodies the GPU solver supports on one device. A body starts on the CPU; at the first step
- * after the device's kernels are compiled (asynchronously, from the backend's creation) it moves to the GPU with its current state. From then on the plugin's step
- * submits its GPU step (never waiting for the GPU), and the body's CPU positions and velocities are refreshed from the
- * GPU by asynchronous read-backs, one in flight per body: drawing lags the simulation by the read-back's latency (a
- * frame or two). The body's figures are measured on the CPU from each read-back (no contact figures); sleep and
- * events are not computed. When the body or the scene starts using a
- * feature the GPU lacks, the body goes back to the CPU world from its last read-back state, with one warning per
- * feature naming it.
+ * after the device's kernels are compiled (asynchronously, from the backend's creation) it moves to the GPU with its
+ * current state. From then on the plugin's step submits its GPU step (never waiting for the GPU).
+ *
+ * Drawing: a cloth on the engine's own device (a `WebGPUEngine`) is drawn from GPU buffers ({@link GpuDrawnMesh}):
+ * the render kernel writes its vertex buffers before each render after a step, and its state is read back only every
+ * {@link DRAWN_READ_INTERVAL} steps, for the figures, the bounding box (grown by how far the cloth may move until the
+ * next one) and the CPU-side state. Other bodies (soft bodies, a device that is not the engine's) are read back
+ * asynchronously after every step, one read in flight per body, and drawn from what arrives: a frame or two late.
+ *
+ * The body's figures are measured on the CPU from each read-back (no contact figures); sleep and events are not
+ * computed. When the body or the scene starts using a feature the GPU lacks, the body goes back to the CPU world from
+ * its last read-back state, with one warning per feature naming it.
  *
  * Dynamic Havok bodies are coupled one step late: the impulses a GPU body put on them in step n are added to their
  * colliders' accumulators after the CPU world's step n + 1 (see {@link addColliderImpulses}), and the Havok bridge
@@ -65,6 +91,8 @@ interface GpuBody {
 export class GpuBackend {
     private readonly _bodies = new Map<SoftImpostor, GpuBody>();
     private readonly _warned = new Set<string>();
+    /** The step of the last read-back, for the bounds of a read on demand. */
+    private _lastDt = 1 / 60;
     /** Whether the device's kernels are compiled; null while they compile, false when they failed. */
     private _compiled: boolean | null = null;
     /** Settles when the kernels are compiled or failed to (never rejects). */
@@ -83,14 +111,19 @@ export class GpuBackend {
     private readonly _straining = new Map<SoftImpostor, number>();
     /** The length of the current step (s), for the support test. */
     private _dt = 0;
+    /** State read-backs started so far (all bodies): a debugging figure, to see that drawing reads nothing back. */
+    public stateReadCount = 0;
 
     /**
      * @param device - the device the bodies run on
      * @param _world - the plugin's CPU world: its environment (gravity, air, substeps, colliders) drives the GPU steps
+     * @param _engine - the engine that draws the meshes when its device is `device` (cloths are then drawn from GPU
+     *   buffers), else null
      */
     public constructor(
         public readonly device: GPUDevice,
         private readonly _world: XpbdWorld,
+        private readonly _engine: WebGPUEngine | null = null,
     ) {
         this.compiled = GpuSoftBodySolver.compile(device).then(
             () => {
@@ -132,8 +165,7 @@ export class GpuBackend {
                 }
                 this._warnOnce(missing);
             } else if (gpu) {
-                gpu.solver.step(dt);
-                this._read(impostor, gpu);
+                this._step(impostor, gpu, dt);
             } else if (this._compiled === true) {
                 this._toGpu(impostor, dt);
             }
@@ -189,9 +221,7 @@ export class GpuBackend {
         this._straining.delete(impostor);
         const gpu = this._bodies.get(impostor);
         if (gpu) {
-            this._bodies.delete(impostor);
-            this._retire(gpu);
-            this._world.addBody(impostor.body);
+            this._toCpu(impostor, gpu);
         }
     }
 
@@ -199,6 +229,7 @@ export class GpuBackend {
     public dispose(): void {
         this._compiled = false;
         for (const gpu of this._bodies.values()) {
+            gpu.drawn?.dispose();
             gpu.solver.dispose();
         }
         this._bodies.clear();
@@ -208,6 +239,11 @@ export class GpuBackend {
         this._retired.length = 0;
         this._supporting.clear();
         this._straining.clear();
+    }
+
+    /** The render mesh of `impostor` while it is drawn from GPU buffers, else null (for tests and tools). */
+    public drawnMesh(impostor: SoftImpostor): GpuDrawnMesh | null {
+        return this._bodies.get(impostor)?.drawn ?? null;
     }
 
     private _unsupported(impostor: SoftImpostor, impostors: readonly SoftImpostor[]): string | null {
@@ -251,14 +287,48 @@ export class GpuBackend {
             Logger.Error(`XpbdPlugin: the WebGPU backend failed (${String(error)}); every impostor runs on the CPU`);
             return;
         }
-        const gpu: GpuBody = { solver, reading: null, addImpulses: (impulses) => this._addImpulses(impostor, impulses) };
+        const gpu: GpuBody = {
+            solver,
+            reading: null,
+            addImpulses: (impulses) => this._addImpulses(impostor, impulses),
+            drawn: this._draw(impostor, solver),
+            stepsSinceRead: 0,
+        };
+        // Until the first read arrives the box is the state moved to the GPU, grown as if that read were as late
+        // as the interval.
+        gpu.drawn?.refreshBounds(this._boundsMargin(body, DRAWN_READ_INTERVAL, dt));
         this._bodies.set(impostor, gpu);
+        this._step(impostor, gpu, dt);
+    }
+
+    /** Draws the impostor's mesh from GPU buffers where it can be (a cloth on the engine's device), else null. */
+    private _draw(impostor: SoftImpostor, solver: GpuSoftBodySolver): GpuDrawnMesh | null {
+        const sync = impostor._gpuDrawableMesh();
+        if (this._engine === null || sync === null) {
+            return null;
+        }
+        try {
+            return new GpuDrawnMesh(this._engine, sync, impostor.vertexToParticle, solver);
+        } catch (error) {
+            Logger.Warn(
+                `XpbdPlugin: mesh "${impostor.mesh.name}" cannot be drawn from GPU buffers (${String(error)}); it is drawn from read-backs`,
+            );
+            return null;
+        }
+    }
+
+    /** Submits the body's GPU step, and reads its state back: every step, or every few when it is drawn on the GPU. */
+    private _step(impostor: SoftImpostor, gpu: GpuBody, dt: number): void {
         gpu.solver.step(dt);
-        this._read(impostor, gpu);
+        gpu.stepsSinceRead++;
+        if (gpu.drawn === null || gpu.stepsSinceRead >= DRAWN_READ_INTERVAL) {
+            this._read(impostor, gpu, dt);
+        }
     }
 
     private _toCpu(impostor: SoftImpostor, gpu: GpuBody): void {
         this._bodies.delete(impostor);
+        gpu.drawn?.dispose();
         this._retire(gpu);
         this._world.addBody(impostor.body);
     }
@@ -335,23 +405,31 @@ export class GpuBackend {
     private async _readAfter(impostor: SoftImpostor, gpu: GpuBody): Promise<void> {
         await gpu.reading;
         if (this._bodies.get(impostor) === gpu) {
-            this._read(impostor, gpu);
+            this._read(impostor, gpu, this._lastDt);
             await gpu.reading;
         }
     }
 
-    /** Starts a read-back of the body's state into its CPU arrays, unless one is in flight. */
-    private _read(impostor: SoftImpostor, gpu: GpuBody): void {
+    /**
+     * Starts a read-back of the body's state into its CPU arrays, unless one is in flight. For a mesh drawn on the GPU,
+     * what arrives sets its bounding box, grown by how far the cloth may move until the next read-back arrives.
+     */
+    private _read(impostor: SoftImpostor, gpu: GpuBody, dt: number): void {
         if (gpu.reading) {
             return;
         }
+        this._lastDt = dt;
+        this.stateReadCount++;
+        gpu.stepsSinceRead = 0;
         const body = impostor.body;
+        const requested = gpu.solver.stepCount;
         gpu.reading = gpu.solver.readStateInto(body.positions, body.velocities).then(
             () => {
                 gpu.reading = null;
                 if (this._bodies.get(impostor) === gpu) {
                     // The body's figures from the state read back (counts, energy, edge ratios, volume; no contacts).
                     measureBody(body, this._world.residuals);
+                    gpu.drawn?.refreshBounds(this._boundsMargin(body, gpu.solver.stepCount - requested, dt));
                     impostor._afterStep();
                 }
             },
@@ -372,10 +450,31 @@ export class GpuBackend {
         }
     }
 
+    /**
+     * The margin (m) around a state read back `late` steps ago that the body stays within until the next read
+     * arrives: the steps it is behind now, as many again for the next read, and the interval between reads.
+     */
+    private _boundsMargin(body: SoftBody, late: number, dt: number): number {
+        return travel(body.velocities, this._world.gravity, (2 * late + DRAWN_READ_INTERVAL) * dt);
+    }
+
     private _warnOnce(feature: string): void {
         if (!this._warned.has(feature)) {
             this._warned.add(feature);
             Logger.Warn(`XpbdPlugin: the WebGPU backend does not support ${feature} yet; impostors that use it run on the CPU`);
         }
     }
+}
+
+/**
+ * How far (m) a particle may get in `time` seconds from where a read-back found it: its speed, at most the fastest
+ * read back, for the whole time, plus the fall under gravity from rest. A bound for free flight; contacts and
+ * constraints only hold particles back (a pin dragged faster than the cloth moved may outrun it).
+ */
+function travel(velocities: Float64Array, gravity: Float64Array, time: number): number {
+    let fastest2 = 0;
+    for (let i = 0; i < velocities.length; i += 3) {
+        fastest2 = Math.max(fastest2, velocities[i] ** 2 + velocities[i + 1] ** 2 + velocities[i + 2] ** 2);
+    }
+    return Math.sqrt(fastest2) * time + 0.5 * Math.hypot(gravity[0], gravity[1], gravity[2]) * time * time;
 }

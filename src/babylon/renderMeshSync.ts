@@ -10,7 +10,13 @@ import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { computeVertexNormals, weldVertices } from "../meshing/index.js";
+import type { RenderMeshMapping } from "../gpu/index.js";
 import type { MeshData } from "./meshData.js";
+
+/** What writes a mesh's positions and normals on the GPU (`GpuRenderMeshWriter`), given its inverse world matrix. */
+export interface GpuMeshWriter {
+    write(inverseWorld: ArrayLike<number>): void;
+}
 
 /** Rest normals closer than this (cosine) share a smoothed normal; sharper creases stay hard. */
 const SMOOTH_COSINE = 0.99;
@@ -38,6 +44,11 @@ export class RenderMeshSync {
     private readonly _lastWorld = new Matrix();
     private readonly _min = new Vector3();
     private readonly _max = new Vector3();
+    /** What writes positions and normals while the GPU draws the mesh ({@link drawFromGpu}), else null. */
+    private _gpuWriter: GpuMeshWriter | null = null;
+    /** While the GPU draws: whether the next update refreshes the bounding info, and the margin it adds (m, world). */
+    private _boundsStale = false;
+    private _boundsMargin = 0;
 
     /**
      * Makes the mesh's positions and normals updatable (and its geometry unique when it is shared).
@@ -83,12 +94,94 @@ export class RenderMeshSync {
         return worldMatrixChanged(this._mesh, this._lastWorld);
     }
 
-    /** Converts {@link worldPositions} to local space and uploads positions, normals and bounding info. */
+    /**
+     * Whether {@link update} reads {@link worldPositions}: always when the CPU writes the mesh; when the GPU draws
+     * it, only to refresh the bounding info (after {@link refreshGpuBounds}, or when the node moved).
+     */
+    public get needsWorldPositions(): boolean {
+        return this._gpuWriter === null || this._boundsStale || this.meshMoved;
+    }
+
+    /**
+     * Converts {@link worldPositions} to local space and uploads positions, normals and bounding info; while the GPU
+     * draws the mesh ({@link drawFromGpu}), has the GPU write positions and normals in the current local frame instead,
+     * and refreshes the bounding info only when asked to or when the node moved.
+     */
     public update(): void {
         const mesh = this._mesh;
+        const writer = this._gpuWriter;
+        const refreshBounds = writer === null || this._boundsStale || this.meshMoved;
         const world = currentWorldMatrix(mesh);
         this._lastWorld.copyFrom(world);
         world.invertToRef(this._inverseWorld);
+        if (writer !== null) {
+            writer.write(this._inverseWorld.m);
+            if (refreshBounds) {
+                this._toLocal();
+                this._setBounds(world, this._boundsMargin * frobenius3(this._inverseWorld));
+                this._boundsStale = false;
+            }
+            return;
+        }
+        this._toLocal();
+        this._computeNormals();
+        mesh.updateVerticesData(VertexBuffer.PositionKind, this._positions);
+        mesh.updateVerticesData(VertexBuffer.NormalKind, this._normals);
+        this._setBounds(world, 0);
+    }
+
+    /**
+     * The mapping from particles to this mesh's vertices, for a GPU writer (`GpuRenderMeshWriter`): the vertices'
+     * particles, the smoothing groups and the normals' sign, as {@link update} uses them.
+     * @param vertexToParticle - render vertex → particle (the impostor's)
+     */
+    public gpuMapping(vertexToParticle: Int32Array): RenderMeshMapping {
+        return {
+            vertexToParticle,
+            normalSource: this._normalSource,
+            triangles: this._smoothIndices,
+            normalSign: this._normalSign,
+        };
+    }
+
+    /**
+     * Draws the mesh from GPU buffers from now on: `positions` and `normals` (vertex buffers over the buffers `writer`
+     * writes into) replace the mesh's, and each {@link update} has `writer` write them, with nothing read back. The
+     * bounding info comes from {@link worldPositions} when {@link refreshGpuBounds} asks for it.
+     */
+    public drawFromGpu(writer: GpuMeshWriter, positions: VertexBuffer, normals: VertexBuffer): void {
+        const count = this._normalSource.length;
+        this._gpuWriter = writer;
+        this._boundsStale = true;
+        this._mesh.setVerticesBuffer(positions, true, count);
+        this._mesh.setVerticesBuffer(normals, true, count);
+    }
+
+    /**
+     * Back to the CPU's buffers (after {@link drawFromGpu}), holding the shape of the last bounds refresh until the
+     * next {@link update} writes the current one.
+     */
+    public drawFromCpu(): void {
+        if (this._gpuWriter === null) {
+            return;
+        }
+        this._gpuWriter = null;
+        this._computeNormals();
+        this._mesh.setVerticesData(VertexBuffer.PositionKind, this._positions, true);
+        this._mesh.setVerticesData(VertexBuffer.NormalKind, this._normals, true);
+    }
+
+    /**
+     * While the GPU draws the mesh: the next {@link update} sets the bounding info from {@link worldPositions} (a state
+     * read back), grown by `margin` (m, world) on every side for how far the body may move before the next refresh.
+     */
+    public refreshGpuBounds(margin: number): void {
+        this._boundsMargin = margin;
+        this._boundsStale = true;
+    }
+
+    /** {@link worldPositions} into the local frame of {@link _inverseWorld}, in {@link _positions}, with their box. */
+    private _toLocal(): void {
         const m = this._inverseWorld.m;
         const src = this.worldPositions;
         const dst = this._positions;
@@ -115,18 +208,22 @@ export class RenderMeshSync {
             maxY = ly > maxY ? ly : maxY;
             maxZ = lz > maxZ ? lz : maxZ;
         }
-        this._computeNormals();
-        mesh.updateVerticesData(VertexBuffer.PositionKind, dst);
-        mesh.updateVerticesData(VertexBuffer.NormalKind, this._normals);
         this._min.set(minX, minY, minZ);
         this._max.set(maxX, maxY, maxZ);
+    }
+
+    /** The bounding info from the box of {@link _toLocal}, grown by `margin` (local units) on every side. */
+    private _setBounds(world: Matrix, margin: number): void {
+        const mesh = this._mesh;
+        this._min.addInPlaceFromFloats(-margin, -margin, -margin);
+        this._max.addInPlaceFromFloats(margin, margin, margin);
         mesh.getBoundingInfo().reConstruct(this._min, this._max, world);
         const subMeshes = mesh.subMeshes;
         if (subMeshes) {
             for (let s = 0; s < subMeshes.length; s++) {
                 // A global sub-mesh uses the mesh's bounding info; only partial ones keep their own.
                 if (!subMeshes[s].IsGlobal) {
-                    subMeshes[s].refreshBoundingInfo(dst);
+                    subMeshes[s].refreshBoundingInfo(this._positions);
                 }
             }
         }
@@ -270,6 +367,21 @@ function withCopies<T extends Float32Array | Float64Array>(values: T, size: numb
         grown.set(values.subarray(size * sources[k], size * sources[k] + size), values.length + size * k);
     }
     return grown;
+}
+
+/**
+ * The Frobenius norm of `matrix`'s linear part: no vector grows by more under it, so a world-space margin times
+ * this covers the same margin in the local frame of an inverse world matrix.
+ */
+function frobenius3(matrix: Matrix): number {
+    const m = matrix.m;
+    let sum = 0;
+    for (let column = 0; column < 3; column++) {
+        for (let row = 0; row < 3; row++) {
+            sum += m[4 * column + row] ** 2;
+        }
+    }
+    return Math.sqrt(sum);
 }
 
 function normalCosine(normals: Float32Array, a: number, b: number): number {

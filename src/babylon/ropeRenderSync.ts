@@ -53,6 +53,9 @@ export class RopeRenderSync implements RenderWriter {
         return worldMatrixChanged(this._mesh, this._lastWorld);
     }
 
+    /** Always true: every update rebuilds the rope from {@link worldPositions}. */
+    public readonly needsWorldPositions = true;
+
     /** Rebuilds the tube (or the lines) along {@link worldPositions}, in the mesh's local frame. */
     public update(): void {
         const world = this._mesh.computeWorldMatrix(true);

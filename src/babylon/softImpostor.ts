@@ -15,6 +15,7 @@ import { applyLodLevel, checkLodOptions, chooseLodLevel, XpbdLodLevel, type Xpbd
 import { PinDriver, type PinTarget } from "./pinTargets.js";
 import type { XpbdPlugin } from "./xpbdPlugin.js";
 import type { XpbdBackend } from "./gpuBackend.js";
+import type { RenderMeshSync } from "./renderMeshSync.js";
 import type { ImpostorStiffness, ResolvedSoftImpostorOptions, SoftImpostorKind } from "./softImpostorOptions.js";
 import { SoftImpostorProperties } from "./softImpostorProperties.js";
 
@@ -37,6 +38,8 @@ export interface RenderWriter {
     worldPositions: Float64Array;
     /** Whether the mesh's world matrix changed since the last update. */
     readonly meshMoved: boolean;
+    /** Whether the next update reads {@link RenderWriter.worldPositions} (not while the GPU draws the mesh, mostly). */
+    readonly needsWorldPositions: boolean;
     /** Writes {@link RenderWriter.worldPositions} into the mesh. */
     update(): void;
 }
@@ -321,7 +324,9 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
         if (this._disposed) {
             return;
         }
-        this._writeRenderPositions(this._renderSync.worldPositions);
+        if (this._renderSync.needsWorldPositions) {
+            this._writeRenderPositions(this._renderSync.worldPositions);
+        }
         this._renderSync.update();
         this._renderDirty = false;
     }
@@ -417,6 +422,14 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
      */
     public get backend(): XpbdBackend {
         return this.plugin._runsOnGpu(this) ? "webgpu" : "cpu";
+    }
+
+    /**
+     * The render writer the WebGPU backend may hand to the GPU (`RenderMeshSync.drawFromGpu`: render vertices that
+     * are particles), or null where the CPU writes the mesh from read-backs (soft bodies, ropes). @internal
+     */
+    public _gpuDrawableMesh(): RenderMeshSync | null {
+        return null;
     }
 
     /** The feature of this impostor the WebGPU backend lacks, named for its warning, or null. @internal */

@@ -19,8 +19,9 @@ import { restorePluginState, savePluginState } from "./pluginState.js";
 import type { SoftImpostor } from "./softImpostor.js";
 import { StepEventDispatcher, type XpbdCapacityEvent } from "./stepEvents.js";
 import { zeroTimings, type XpbdPluginTimings } from "./pluginTimings.js";
-import { backendDevice, worldOptions, type XpbdPluginOptions } from "./xpbdPluginOptions.js";
+import { backendDevice, engineDevice, worldOptions, type XpbdPluginOptions } from "./xpbdPluginOptions.js";
 import { GpuBackend, type XpbdBackend } from "./gpuBackend.js";
+import type { WebGPUEngine } from "@babylonjs/core/Engines/webgpuEngine";
 import { checkLodOptions, type XpbdLodOptions } from "./levelOfDetail.js";
 import { XpbdPluginProperties } from "./xpbdPluginProperties.js";
 
@@ -123,7 +124,9 @@ export class XpbdPlugin extends XpbdPluginProperties {
         this.havokPlugin = engine.getPhysicsPlugin() as HavokPlugin;
         this.profile = options.profile ?? false;
         const device = backendDevice(options, scene.getEngine());
-        this._gpu = device ? new GpuBackend(device, this.world) : null;
+        // Meshes are drawn from GPU buffers only on the device that draws them.
+        const drawing = engineDevice(scene.getEngine()) === device ? (scene.getEngine() as WebGPUEngine) : null;
+        this._gpu = device ? new GpuBackend(device, this.world, drawing) : null;
         this._colliders = new HavokColliderSync(this.havokPlugin, engine, this.world);
         this._beforePhysicsObserver = scene.onBeforePhysicsObservable.add(() => this._step());
         // First, so that other after-physics observers are not counted as Havok's time.

@@ -92,6 +92,12 @@ export function worldOptions(options: XpbdPluginOptions, gravity: Vector3): Xpbd
     };
 }
 
+/** The `GPUDevice` of a `WebGPUEngine`, else null. */
+export function engineDevice(engine: AbstractEngine): Nullable<GPUDevice> {
+    // `WebGPUEngine` keeps its device in `_device` (its public API has no getter for it).
+    return engine.isWebGPU ? ((engine as unknown as { _device?: GPUDevice })._device ?? null) : null;
+}
+
 /**
  * The device the plugin's WebGPU backend runs on for `options` in a scene drawn by `engine`, or null for the CPU
  * backend; throws naming the option when it is invalid or asks for WebGPU without a device.
@@ -104,9 +110,7 @@ export function backendDevice(options: XpbdPluginOptions, engine: AbstractEngine
     if (backend === "cpu") {
         return null;
     }
-    // `WebGPUEngine` keeps its device in `_device` (its public API has no getter for it).
-    const engineDevice = engine.isWebGPU ? ((engine as unknown as { _device?: GPUDevice })._device ?? null) : null;
-    const device = options.gpuDevice ?? engineDevice;
+    const device = options.gpuDevice ?? engineDevice(engine);
     if (backend === "webgpu" && !device) {
         throw new Error(
             'XpbdPlugin: backend "webgpu" needs a WebGPUEngine or the option gpuDevice; this engine is not WebGPU ' +

@@ -4,12 +4,13 @@ import { DIHEDRAL_BEND_WGSL, DISTANCE_WGSL, ISOMETRIC_BEND_WGSL, VOLUME_WGSL } f
 import { DAMPING_WGSL } from "./dampingShader.js";
 import { PARTICLE_PASS_WGSL } from "./particlePassShader.js";
 import { PREDICT_WGSL } from "./predictShader.js";
+import { RENDER_MESH_WGSL } from "./renderMeshShader.js";
 
 /** WebGPU's `GPUShaderStage.COMPUTE` (the spec's value; the global may not exist outside a browser). */
 const COMPUTE_STAGE = 4;
 
-/** A binding of an explicit layout: a uniform block read at a dynamic offset, or a storage buffer. */
-type Binding = "uniform" | "storage" | "read-only-storage";
+/** A binding of an explicit layout: a uniform block read at a dynamic offset or at 0 (`fixed-uniform`), or a storage buffer. */
+type Binding = "uniform" | "fixed-uniform" | "storage" | "read-only-storage";
 
 /** The bind group layouts of the kernel families, in binding order. */
 const LAYOUTS = {
@@ -49,6 +50,7 @@ const LAYOUTS = {
         "storage",
     ],
     damping: ["uniform", "read-only-storage", "storage", "read-only-storage", "storage"],
+    render: ["fixed-uniform", "read-only-storage", "read-only-storage", "read-only-storage", "read-only-storage", "storage", "storage"],
 } satisfies Record<string, Binding[]>;
 
 /** A kernel family's layout name. */
@@ -65,6 +67,8 @@ export interface SolverPipelines {
     readonly gatherForces: GPUComputePipeline;
     readonly rigidMotion: GPUComputePipeline;
     readonly dampDeformation: GPUComputePipeline;
+    /** Writes a render mesh's positions and normals (see `renderMeshShader.ts`). */
+    readonly renderMesh: GPUComputePipeline;
 }
 
 /** Each device's kernels, compiled once and shared by every body on it. */
@@ -103,7 +107,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
             entries: LAYOUTS[name].map((type, binding) => ({
                 binding,
                 visibility: COMPUTE_STAGE,
-                buffer: type === "uniform" ? { type, hasDynamicOffset: true } : { type },
+                buffer: type === "uniform" ? { type, hasDynamicOffset: true } : { type: type === "fixed-uniform" ? "uniform" : type },
             })),
         });
     }
@@ -134,6 +138,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         gatherForces,
         rigidMotion,
         dampDeformation,
+        renderMesh,
     ] = await Promise.all([
         pipeline("predict", PREDICT_WGSL, "predict", "predict"),
         pipeline("predict", PREDICT_WGSL, "setInverseMasses", "inverse masses"),
@@ -146,6 +151,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("aerodynamics", AERODYNAMICS_WGSL, "gatherForces", "gather forces"),
         pipeline("damping", DAMPING_WGSL, "rigidMotion", "rigid motion"),
         pipeline("damping", DAMPING_WGSL, "dampDeformation", "damp deformation"),
+        pipeline("render", RENDER_MESH_WGSL, "main", "render mesh"),
     ]);
     return {
         layouts,
@@ -162,6 +168,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         gatherForces,
         rigidMotion,
         dampDeformation,
+        renderMesh,
     };
 }
 

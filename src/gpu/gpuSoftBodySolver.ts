@@ -229,6 +229,14 @@ export class GpuSoftBodySolver {
         return this._impulses.settled();
     }
 
+    /**
+     * The GPU buffer of the particle positions (a vec4 per particle: xyz world, w the inverse mass), for kernels that
+     * read the body where it is, such as `GpuRenderMeshWriter`. Read it only: the solver owns it.
+     */
+    public get particlePositions(): GPUBuffer {
+        return this._buffers.positions;
+    }
+
     /** The particle positions (xyz per particle, world) after the last submitted step, read back from the GPU. */
     public readPositions(): Promise<Float32Array> {
         return this._readVectors(this._buffers.positions);

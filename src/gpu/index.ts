@@ -7,3 +7,5 @@ export { GpuSoftBodySolver } from "./gpuSoftBodySolver.js";
 export { unsupportedGpuFeature } from "./colliderRecords.js";
 export type { StepImpulses } from "./colliderImpulses.js";
 export { colourBatches } from "./colourBatches.js";
+export { GpuRenderMeshWriter, packRenderMesh } from "./renderMeshWriter.js";
+export type { RenderMeshMapping, RenderMeshTables } from "./renderMeshWriter.js";

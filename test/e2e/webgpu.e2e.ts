@@ -11,6 +11,34 @@ function figures(demo: DemoPage): Promise<Record<string, string>> {
     });
 }
 
+/**
+ * The fraction of the canvas's pixels whose colour changed by more than 8 levels in a channel between two screenshots
+ * (PNG buffers of the canvas).
+ */
+function changedPixels(demo: DemoPage, before: Buffer, after: Buffer): Promise<number> {
+    const urls = [before, after].map((png) => `data:image/png;base64,${png.toString("base64")}`);
+    return demo.page.evaluate(async (sources) => {
+        const pixels = await Promise.all(
+            sources.map(async (url) => {
+                const picture = new Image();
+                picture.src = url;
+                await picture.decode();
+                const canvas = document.createElement("canvas");
+                [canvas.width, canvas.height] = [picture.naturalWidth, picture.naturalHeight];
+                const ctx = canvas.getContext("2d", { willReadFrequently: true })!;
+                ctx.drawImage(picture, 0, 0);
+                return ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+            }),
+        );
+        let changed = 0;
+        for (let i = 0; i < pixels[0].length; i += 4) {
+            const d = Math.max(...[0, 1, 2].map((k) => Math.abs(pixels[0][i + k] - pixels[1][i + k])));
+            if (d > 8) changed++;
+        }
+        return changed / (pixels[0].length / 4);
+    }, urls);
+}
+
 /** Switches the open page to `#id` (the engine stays) and waits for a few frames of it. */
 async function show(demo: DemoPage, id: string): Promise<void> {
     await demo.page.evaluate((hash) => {
@@ -26,7 +54,8 @@ async function show(demo: DemoPage, id: string): Promise<void> {
 /**
  * The playground on Babylon's WebGPUEngine (`?engine=webgpu`), in Chromium on SwiftShader: every demo runs there, on
  * the WebGPU backend where its impostors allow it (the others fall back to the CPU with a warning) and with
- * `&backend=cpu` on the CPU, drawing a non-blank frame with no console error.
+ * `&backend=cpu` on the CPU, drawing a non-blank frame with no console error. `&cloth=24` makes `#big-cloth` 24×24
+ * (SwiftShader takes seconds for a step of its 256² cloth); the other demos do not read it.
  */
 describe("playground on WebGPU", () => {
     let browser: Browser;
@@ -39,7 +68,7 @@ describe("playground on WebGPU", () => {
 
     for (const backend of ["auto", "cpu"]) {
         test(`every demo runs on WebGPUEngine with the ${backend === "auto" ? "WebGPU" : "CPU"} backend`, async () => {
-            const demo = await openDemo(browser, "hanging-cloth", backend === "auto" ? "engine=webgpu" : "engine=webgpu&backend=cpu");
+            const demo = await openDemo(browser, "hanging-cloth", `engine=webgpu&cloth=24${backend === "auto" ? "" : "&backend=cpu"}`);
             ids = await demo.page.evaluate(() => window.__playground.demos.map((d) => d.id));
             expect(await demo.page.evaluate(() => window.__playground.engine.isWebGPU)).toBe(true);
             const rows: string[] = [];
@@ -62,31 +91,99 @@ describe("playground on WebGPU", () => {
         }, 600_000);
     }
 
-    test("the hanging cloth runs on the GPU: it falls onto the sphere, and the render mesh follows without CPU solver steps", async () => {
+    test("the hanging cloth runs on the GPU and is drawn from GPU buffers: it falls onto the sphere, with no read-back per frame", async () => {
         const demo = await openDemo(browser, "hanging-cloth", "engine=webgpu");
         await waitForFrames(demo.page, 10);
-        const read = (): Promise<{ backend: string; inWorld: boolean; lowest: number }> =>
-            demo.page.evaluate(() => {
+        // Plugin steps, counted in the page.
+        await demo.page.evaluate(() => {
+            const counter = window as unknown as { __steps: number };
+            counter.__steps = 0;
+            window.__playground.demo!.handle.xpbd.onAfterStepObservable.add(() => counter.__steps++);
+        });
+        type GpuBackendView = {
+            stateReadCount: number;
+            drawnMesh(impostor: unknown): { positions: { read(): Promise<ArrayBufferView> } } | null;
+        };
+        const read = (): Promise<{
+            backend: string;
+            inWorld: boolean;
+            lowest: number;
+            cpuData: boolean;
+            drawn: boolean;
+            reads: number;
+            steps: number;
+        }> =>
+            demo.page.evaluate(async () => {
                 const xpbd = window.__playground.demo!.handle.xpbd;
                 const impostor = xpbd.impostors[0];
-                const positions = impostor.mesh.getVerticesData("position")!;
+                const gpu = (xpbd as unknown as { _gpu: GpuBackendView })._gpu;
+                const drawn = gpu.drawnMesh(impostor);
                 const world = impostor.mesh.getWorldMatrix();
                 let lowest = Infinity;
+                // The render positions the kernel wrote, read back here by the test only, or the CPU's (the mesh's
+                // frame; its world matrix is a translation).
+                const bytes = drawn ? await drawn.positions.read() : null;
+                const positions = bytes
+                    ? new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
+                    : impostor.mesh.getVerticesData("position")!;
                 for (let i = 1; i < positions.length; i += 3) {
-                    // Render positions are in the mesh's frame; its world matrix is a translation here.
                     lowest = Math.min(lowest, positions[i] + world.m[13]);
                 }
-                return { backend: impostor.backend, inWorld: xpbd.world.bodies.includes(impostor.body), lowest };
+                return {
+                    backend: impostor.backend,
+                    inWorld: xpbd.world.bodies.includes(impostor.body),
+                    lowest,
+                    // A vertex buffer over a GPU buffer has no CPU copy of its data.
+                    cpuData: impostor.mesh.getVertexBuffer("position")?.getData() != null,
+                    drawn: drawn !== null,
+                    reads: gpu.stateReadCount,
+                    steps: (window as unknown as { __steps: number }).__steps,
+                };
             });
+        const canvas = demo.page.locator("#render-canvas");
         const before = await read();
+        const firstPicture = await canvas.screenshot();
         await waitForFrames(demo.page, 40);
         const after = await read();
+        const secondPicture = await canvas.screenshot();
+        const changed = await changedPixels(demo, firstPicture, secondPicture);
+        const pixels = await canvasPixelStats(demo.page, "#render-canvas", true);
         await saveScreenshot(demo.page, "webgpu-hanging-cloth");
-        console.log(`hanging cloth on the GPU: lowest render vertex ${before.lowest.toFixed(3)} → ${after.lowest.toFixed(3)} m`);
+        const steps = after.steps - before.steps;
+        const reads = after.reads - before.reads;
+        console.log(
+            `hanging cloth drawn from GPU buffers: lowest render vertex ${before.lowest.toFixed(3)} → ${after.lowest.toFixed(3)} m; ` +
+                `${reads} state read-backs in ${steps} steps; ${(100 * changed).toFixed(1)}% of the pixels changed`,
+        );
         expect(after.backend).toBe("webgpu");
         expect(after.inWorld).toBe(false);
-        // The cloth drapes: its lowest vertex moved down by more than 5 cm in 40 frames.
+        expect(after.drawn).toBe(true);
+        expect(after.cpuData).toBe(false);
+        // The cloth drapes: its lowest vertex, as drawn, moved down by more than 5 cm in 40 frames.
         expect(after.lowest).toBeLessThan(before.lowest - 0.05);
+        // The picture moves with it (only the cloth moves in this scene) and is not blank.
+        expect(changed).toBeGreaterThan(0.002);
+        expect(pixels.nonBackgroundFraction).toBeGreaterThan(0.2);
+        // State read-backs only every DRAWN_READ_INTERVAL (6) steps, for the figures and the bounds: not one per frame.
+        expect(steps).toBeGreaterThanOrEqual(40);
+        expect(reads).toBeLessThanOrEqual(Math.ceil(steps / 6) + 1);
+
+        // A feature the GPU lacks (restitution) sends the cloth to the CPU: ordinary vertex buffers again, drawn from
+        // where the GPU left it; without it the cloth goes back to the GPU and to GPU buffers.
+        const restitution = (value: number): Promise<void> =>
+            demo.page.evaluate((r) => void (window.__playground.demo!.handle.xpbd.impostors[0].body.restitution = r), value);
+        await restitution(0.2);
+        await waitForFrames(demo.page, 3);
+        const onCpu = await read();
+        await restitution(0);
+        await waitForFrames(demo.page, 3);
+        const back = await read();
+        console.log(`on the CPU: lowest vertex ${onCpu.lowest.toFixed(3)} m; back on the GPU: ${back.lowest.toFixed(3)} m`);
+        expect(onCpu).toMatchObject({ backend: "cpu", inWorld: true, drawn: false, cpuData: true });
+        // It carries on from the state read back last (at most 6 steps old): close to where it was drawn.
+        expect(Math.abs(onCpu.lowest - after.lowest)).toBeLessThan(0.2);
+        expect(back).toMatchObject({ backend: "webgpu", inWorld: false, drawn: true, cpuData: false });
+        expect(Math.abs(back.lowest - onCpu.lowest)).toBeLessThan(0.2);
         expect(demo.errors).toEqual([]);
         await demo.page.context().close();
     });
