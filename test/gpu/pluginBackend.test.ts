@@ -197,6 +197,8 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
         xpbd.world.airDensity = 0;
         const thrown = cloth(h, xpbd);
+        // Wrapping the box stretches it past ×1.08: with its strain limit on it would go to the CPU, which applies it.
+        thrown.body.strainLimit = 0;
         const mass = 0.4;
         const box = createBody(
             h.scene,
