@@ -1,6 +1,7 @@
 import type { SoftBody } from "../core/index.js";
 import { ConstraintKernel, packParticles, packVectors, type ConstraintRecords } from "./bodyRecords.js";
 import type { SolverPipelines } from "./gpuPipelines.js";
+import { TOUCH_WORDS } from "./particlePassShader.js";
 import { DISPATCH_SIZE, PARAMS_SIZE } from "./substepParams.js";
 
 /** WebGPU's buffer usage and map mode flags (the spec's values; the globals may not exist outside a browser). */
@@ -27,7 +28,8 @@ export function createBuffer(device: GPUDevice, data: ArrayBufferView | ArrayBuf
 /**
  * One body's buffers on the GPU: the particle state (vec4s: positions with the inverse mass in w, previous
  * positions, velocities), forces, masses, the pin and tether tables, the multipliers, the constraint records of
- * each kernel, the surface triangles for the air, and the dispatch records.
+ * each kernel (and the particles' touch records, see `TOUCH_WORDS`), the surface triangles for the air, and the
+ * dispatch records.
  */
 export class BodyBuffers {
     public readonly positions: GPUBuffer;
@@ -74,7 +76,8 @@ export class BodyBuffers {
         this.info = storage(16 * n, "particle info");
         this.tethers = storage(32 * n, "tethers");
         this.pins = storage(32 * n, "pins");
-        this.lambdas = storage(4 * constraints.lambdaCount, "multipliers");
+        // The particle pass's touch records follow the multipliers (the predict pass zeroes only the multipliers).
+        this.lambdas = storage(4 * (constraints.lambdaCount + TOUCH_WORDS * n), "multipliers and touch records");
         this.triangles = storage(triangles.triangles, "triangles");
         this.triangleForces = storage(Math.max(body.triangles.length / 3, 1) * 16, "triangle forces");
         this.incidence = storage(triangles.incidence, "triangle incidence");

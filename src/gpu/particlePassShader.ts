@@ -1,3 +1,4 @@
+import { RESTITUTION_THRESHOLD } from "../core/index.js";
 import { PIN_WGSL, WORKGROUP_SIZE } from "./predictShader.js";
 import { PARAMS_WGSL, PassMode } from "./substepParams.js";
 
@@ -8,17 +9,37 @@ export const SHAPE_VEC4S = 7;
 export const POSE_VEC4S = 7;
 
 /**
- * Collider shapes in WGSL: the signed distance and outward normal of a point given in the collider frame, for the
- * kinds the core's `ColliderShape.query` computes in the same way (plane, sphere, box, capsule, cylinder).
+ * Words per particle of its touch record, after the multipliers in the multiplier buffer: the normal of the last
+ * contact of the substep with a collider that bounces, and that collider's slot + 1 (0: none). The particle pass
+ * writes it and reads it back for restitution at the end of the substep; it lives in the multiplier buffer because
+ * the pass already binds WebGPU's default limit of 8 storage buffers.
+ */
+export const TOUCH_WORDS = 4;
+
+/**
+ * Collider shapes in WGSL: the signed distance and outward normal of a point given in the collider frame, computed
+ * as the core's `ColliderShape.query` computes them, for every kind.
  *
- * A shape record: 0 kind and two-sidedness (as u32 bits), 1 `a` and the radius (plane: normal and offset), 2 `b`,
- * 3 the box or sphere centre, 4–6 the box rotation's rows (box → collider).
+ * A shape record: 0 kind and two-sidedness (as u32 bits), then by kind. Analytic shapes: 1 `a` and the radius
+ * (plane: normal and offset), 2 `b`, 3 the box or sphere centre, 4–6 the box rotation's rows (box → collider).
+ * Convex hull: 1 the vec4 index of its planes and their count (u32). Mesh: 1 the grid's origin and cell size, 2 the
+ * cells per axis and the vec4 index of the triangles (u32), 3 the word indices of the cell starts and of the cells'
+ * triangle lists. Hull planes and mesh data lie after the records in the same buffer (see `ColliderRecords`).
  */
 const SHAPES_WGSL = /* wgsl */ `
 const PLANE = 0u;
 const SPHERE = 1u;
 const BOX = 2u;
 const CAPSULE = 3u;
+const CYLINDER = 4u;
+const CONVEX_HULL = 5u;
+// No mesh triangle within reach: the core's Infinity (any number far beyond a thickness will do).
+const NO_SURFACE = 1e30;
+
+/** Word i of the collider buffer, as u32 (the grids' integer lists). */
+fn colliderWord(i: u32) -> u32 {
+    return bitcast<u32>(colliders[i >> 2u][i & 3u]);
+}
 
 fn sphereDistance(d: vec3<f32>, radius: f32) -> vec4<f32> {
     let len = sqrt(dot(d, d));
@@ -101,6 +122,116 @@ fn cylinderDistance(base: u32, q: vec3<f32>) -> vec4<f32> {
     return vec4<f32>(side * u, da);
 }
 
+fn hullDistance(base: u32, q: vec3<f32>) -> vec4<f32> {
+    let first = bitcast<u32>(colliders[base + 1u].x);
+    let count = bitcast<u32>(colliders[base + 1u].y);
+    // The face plane the point is farthest in front of (least behind): the first of equals, as the core.
+    var best = colliders[first];
+    var bestDistance = dot(best.xyz, q) - best.w;
+    for (var k = 1u; k < count; k++) {
+        let plane = colliders[first + k];
+        let d = dot(plane.xyz, q) - plane.w;
+        if (d > bestDistance) {
+            bestDistance = d;
+            best = plane;
+        }
+    }
+    return vec4<f32>(best.xyz, bestDistance);
+}
+
+/** The point of triangle abc closest to q and its squared distance (the core's closestPointOnTriangle). */
+fn closestOnTriangle(q: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> vec4<f32> {
+    let ab = b - a;
+    let ac = c - a;
+    let ap = q - a;
+    let d1 = dot(ab, ap);
+    let d2 = dot(ac, ap);
+    var p = a;
+    if (d1 > 0.0 || d2 > 0.0) {
+        let bp = q - b;
+        let d3 = dot(ab, bp);
+        let d4 = dot(ac, bp);
+        let cp = q - c;
+        let d5 = dot(ab, cp);
+        let d6 = dot(ac, cp);
+        let vc = d1 * d4 - d3 * d2;
+        let vb = d5 * d2 - d1 * d6;
+        let va = d3 * d6 - d5 * d4;
+        if (d3 >= 0.0 && d4 <= d3) {
+            p = b;
+        } else if (d6 >= 0.0 && d5 <= d6) {
+            p = c;
+        } else if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
+            p = a + (d1 / (d1 - d3)) * ab;
+        } else if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
+            p = a + (d2 / (d2 - d6)) * ac;
+        } else if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) {
+            p = b + ((d4 - d3) / (d4 - d3 + (d5 - d6))) * (c - b);
+        } else {
+            let inv = 1.0 / (va + vb + vc);
+            p = a + ab * (vb * inv) + ac * (vc * inv);
+        }
+    }
+    let d = q - p;
+    return vec4<f32>(p, dot(d, d));
+}
+
+/**
+ * The core's TriangleMeshShape.query: the closest triangle within reach (4 thicknesses) among the grid cells the
+ * reach overlaps; inside a closed mesh is negative, an open one is a two-sided sheet.
+ */
+fn meshDistance(base: u32, q: vec3<f32>) -> vec4<f32> {
+    let grid = colliders[base + 1u];
+    let cells = colliders[base + 2u];
+    let lists = colliders[base + 3u];
+    let dims = vec3<i32>(bitcast<vec3<u32>>(cells.xyz));
+    let triangles = bitcast<u32>(cells.w);
+    let cellStart = bitcast<u32>(lists.x);
+    let cellTriangles = bitcast<u32>(lists.y);
+    let reach = 4.0 * P.thickness;
+    let top = dims - vec3<i32>(1);
+    let lo = clamp(vec3<i32>(floor((q - reach - grid.xyz) / grid.w)), vec3<i32>(0), top);
+    let hi = clamp(vec3<i32>(floor((q + reach - grid.xyz) / grid.w)), vec3<i32>(0), top);
+    var best2 = reach * reach;
+    var best = 0u;
+    var found = false;
+    var closest = vec3<f32>(0.0);
+    for (var z = lo.z; z <= hi.z; z++) {
+        for (var y = lo.y; y <= hi.y; y++) {
+            for (var x = lo.x; x <= hi.x; x++) {
+                let cell = u32(x + dims.x * (y + dims.y * z));
+                let end = colliderWord(cellStart + cell + 1u);
+                // A triangle in several cells is tested again: the same answer, and only a strictly closer one wins.
+                for (var k = colliderWord(cellStart + cell); k < end; k++) {
+                    let t = colliderWord(cellTriangles + k);
+                    let corners = triangles + 4u * t;
+                    let r = closestOnTriangle(q, colliders[corners].xyz, colliders[corners + 1u].xyz, colliders[corners + 2u].xyz);
+                    if (r.w < best2) {
+                        best2 = r.w;
+                        best = t;
+                        found = true;
+                        closest = r.xyz;
+                    }
+                }
+            }
+        }
+    }
+    if (!found) {
+        return vec4<f32>(0.0, 1.0, 0.0, NO_SURFACE);
+    }
+    let n = colliders[triangles + 4u * best + 3u].xyz;
+    let closed = bitcast<u32>(colliders[base].y) == 0u;
+    let d = q - closest;
+    let distance = sqrt(best2);
+    let behind = dot(d, n) < 0.0;
+    if (distance > 1e-9) {
+        let s = select(1.0, -1.0, closed && behind);
+        return vec4<f32>((s * d) / distance, s * distance);
+    }
+    // On the surface: the triangle's normal, towards the particle's side of a sheet.
+    return vec4<f32>(select(1.0, -1.0, !closed && behind) * n, 0.0);
+}
+
 /** Normal (collider frame) and signed distance of the local point q to shape slot s. */
 fn shapeQuery(s: u32, q: vec3<f32>) -> vec4<f32> {
     let base = s * ${SHAPE_VEC4S}u;
@@ -118,7 +249,13 @@ fn shapeQuery(s: u32, q: vec3<f32>) -> vec4<f32> {
     if (kind == CAPSULE) {
         return capsuleDistance(base, q);
     }
-    return cylinderDistance(base, q);
+    if (kind == CONVEX_HULL) {
+        return hullDistance(base, q);
+    }
+    if (kind == CYLINDER) {
+        return cylinderDistance(base, q);
+    }
+    return meshDistance(base, q);
 }
 `;
 
@@ -128,11 +265,11 @@ fn shapeQuery(s: u32, q: vec3<f32>) -> vec4<f32> {
  * because each of them moves only its own particle and reads only weight-1 pins, which none of them moves; and, at
  * the end of the substep, the velocities. `Dispatch.first` holds the {@link PassMode} bits.
  *
- * A pose record (per shape and substep): 0 position and μs, 1–3 the rotation's rows with μk and the filter flag in
- * 1.w and 2.w, 4 the centre of mass, 5 the linear velocity, 6 the angular velocity.
+ * A pose record (per shape and substep): 0 position and μs, 1–3 the rotation's rows with μk, the filter flag and the
+ * restitution in 1.w, 2.w and 3.w, 4 the centre of mass, 5 the linear velocity, 6 the angular velocity.
  *
  * Layout (group 0): 0 Params (dynamic), 1 Dispatch (dynamic), 2 pos, 3 prev, 4 vel, 5 info, 6 tethers, 7 pins,
- * 8 colliders (shape records, then pose records), 9 lambdas.
+ * 8 colliders (shape records, hull and mesh data, then pose records), 9 lambdas (multipliers, then touch records).
  */
 export const PARTICLE_PASS_WGSL = /* wgsl */ `
 ${PARAMS_WGSL}
@@ -194,6 +331,41 @@ fn projectSoftPin(k: u32, x: vec3<f32>, w: f32) -> vec3<f32> {
     return x + ((w * dLambda) / dist) * d;
 }
 
+/** Notes that particle k touched slot s along n in this substep (the last touch of the substep counts). */
+fn recordTouch(k: u32, s: u32, n: vec3<f32>) {
+    let t = P.lambdaCount + ${TOUCH_WORDS}u * k;
+    lambdas[t] = n.x;
+    lambdas[t + 1u] = n.y;
+    lambdas[t + 2u] = n.z;
+    lambdas[t + 3u] = f32(s + 1u);
+}
+
+/**
+ * Restitution at the end of the substep (the core's recordApproach and applyRestitution): a particle that touched a
+ * bouncing collider and approached it faster than the threshold leaves at e times its approach speed, relative to
+ * the surface. v0 is the substep's velocity before the update, v the one from the positions. Clears the record.
+ */
+fn bounce(k: u32, x: vec3<f32>, v0: vec3<f32>, v: vec3<f32>) -> vec3<f32> {
+    let t = P.lambdaCount + ${TOUCH_WORDS}u * k;
+    let slot = lambdas[t + 3u];
+    if (slot == 0.0) {
+        return v;
+    }
+    lambdas[t + 3u] = 0.0;
+    let n = vec3<f32>(lambdas[t], lambdas[t + 1u], lambdas[t + 2u]);
+    let base = P.poseBase + (u32(slot) - 1u) * ${POSE_VEC4S}u;
+    let surface = colliders[base + 5u].xyz + cross(colliders[base + 6u].xyz, x - colliders[base + 4u].xyz);
+    let approach = dot(v0 - surface, n);
+    if (approach > -${RESTITUTION_THRESHOLD}) {
+        return v;
+    }
+    let dv = -colliders[base + 3u].w * approach - dot(v - surface, n);
+    if (dv <= 0.0) {
+        return v;
+    }
+    return v + dv * n;
+}
+
 fn projectContacts(k: u32, x0: vec3<f32>, w: f32) -> vec3<f32> {
     var x = x0;
     let before = prev[k].xyz;
@@ -219,6 +391,9 @@ fn projectContacts(k: u32, x0: vec3<f32>, w: f32) -> vec3<f32> {
             continue;
         }
         x = x + (w * (depth / w)) * n;
+        if (colliders[base + 3u].w > 0.0) {
+            recordTouch(k, s, n);
+        }
         let us = origin.w;
         let uk = m0.w;
         if (us == 0.0 && uk == 0.0) {
@@ -265,7 +440,11 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         pos[k] = p;
     }
     if ((mode & ${PassMode.Velocity}u) != 0u) {
-        vel[k] = vec4<f32>((p.xyz - prev[k].xyz) * P.invH, 0.0);
+        var v = (p.xyz - prev[k].xyz) * P.invH;
+        if (p.w != 0.0) {
+            v = bounce(k, p.xyz, vel[k].xyz, v);
+        }
+        vel[k] = vec4<f32>(v, 0.0);
     }
 }
 `;
