@@ -174,17 +174,6 @@ function shapeBlock(shape: ColliderShape): Float32Array {
     return block;
 }
 
-/** Shape kinds the GPU's contact kernel evaluates. */
-const GPU_SHAPES = new Set([
-    ColliderShapeKind.Plane,
-    ColliderShapeKind.Sphere,
-    ColliderShapeKind.Box,
-    ColliderShapeKind.Capsule,
-    ColliderShapeKind.Cylinder,
-    ColliderShapeKind.ConvexHull,
-    ColliderShapeKind.Mesh,
-]);
-
 /**
  * The first feature of `body` or `colliders` that the WebGPU solver does not have yet, named for a message, or null
  * when the GPU can simulate them as the CPU does. Missing today: dynamic colliders (two-way coupling), self-collision,
@@ -205,11 +194,6 @@ export function unsupportedGpuFeature(body: SoftBody, colliders: readonly Collid
     for (const collider of colliders) {
         if (collider.motion === ColliderMotion.Dynamic) {
             return "dynamic colliders (two-way coupling)";
-        }
-        for (const shape of collider.shapes) {
-            if (!GPU_SHAPES.has(shape.kind)) {
-                return `collider shape kind ${shape.kind}`;
-            }
         }
     }
     for (const set of body.constraintSets) {

@@ -20,7 +20,8 @@ import { WORKGROUP_SIZE } from "./predictShader.js";
 /**
  * One soft body simulated on a WebGPU device: the same substep loop as {@link XpbdWorld.step} (prediction with
  * gravity, external and aerodynamic forces, weight-1 pins on their moving targets; per pass tethers, the constraint
- * sets colour batch by colour batch, soft pins and collider contacts with friction; velocities; deformation damping),
+ * sets colour batch by colour batch, soft pins and collider contacts with friction; velocities and restitution;
+ * deformation damping),
  * in f32, in one command buffer per step. Inside a step nothing waits for the GPU: the step writes its uniforms and
  * collider poses, encodes every dispatch and submits. Positions come back only when asked ({@link readPositions}).
  *
@@ -30,8 +31,8 @@ import { WORKGROUP_SIZE } from "./predictShader.js";
  * itself must not be in the world, or the world would step it too. The body's CPU arrays are the starting state and
  * are not updated by the GPU steps, except the pin targets' bookkeeping.
  *
- * Not yet on the GPU (see docs/webgpu.md): dynamic colliders (two-way coupling), restitution, convex hull and mesh
- * colliders ({@link unsupportedGpuFeature} names them, and construction refuses them), sleep, statistics and events.
+ * Not yet on the GPU (see docs/webgpu.md): dynamic colliders (two-way coupling), self-collision, attachments
+ * ({@link unsupportedGpuFeature} names them, and construction refuses them), sleep, statistics and events.
  */
 export class GpuSoftBodySolver {
     /** Steps taken. */
