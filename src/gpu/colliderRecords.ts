@@ -1,6 +1,7 @@
 import { Collider, ColliderMotion, ColliderShapeKind, SubstepContext, type ColliderShape, type SoftBody } from "../core/index.js";
 import { kernelOf } from "./bodyRecords.js";
-import { POSE_VEC4S, SHAPE_VEC4S } from "./particlePassShader.js";
+import { SHAPE_VEC4S } from "./colliderShapesShader.js";
+import { POSE_VEC4S } from "./particlePassShader.js";
 
 /**
  * The world's colliders as the GPU reads them: one slot per shape (as the core's broad phase), each with a shape
