@@ -3,8 +3,8 @@
  * their state back for drawing, and moves a body back to the CPU when it starts using a feature the GPU lacks.
  */
 import { Logger } from "@babylonjs/core/Misc/logger";
-import { measureBody, type StepStats, type XpbdWorld } from "../core/index.js";
-import { GpuSoftBodySolver, unsupportedGpuFeature } from "../gpu/index.js";
+import { ColliderMotion, measureBody, strainLimitActive, type Collider, type StepStats, type XpbdWorld } from "../core/index.js";
+import { GpuSoftBodySolver, unsupportedGpuFeature, type StepImpulses } from "../gpu/index.js";
 import type { SoftImpostor } from "./softImpostor.js";
 
 /** Where an impostor's body is simulated: the CPU solver or the WebGPU one. */
@@ -16,11 +16,31 @@ export type XpbdBackendOption = "auto" | XpbdBackend;
 /** The valid values of {@link XpbdBackendOption}, for the option's check. */
 export const BACKEND_OPTIONS: readonly XpbdBackendOption[] = ["auto", "cpu", "webgpu"];
 
+/**
+ * The share of a dynamic body's weight (over a step) that a GPU body's push against gravity must reach for the body
+ * to count as resting on it (see {@link GpuBackend}): well above the brush of a cloth passing by, well below a rest.
+ */
+const SUPPORT_SHARE = 0.25;
+
+/**
+ * Steps an impostor sent to the CPU by a resting body stays there after the last step in which a dynamic body rested on
+ * a soft body (1 s at 60 Hz): a body that bounces on a cloth or a jelly does not send it back and forth.
+ */
+const SUPPORT_HOLD_STEPS = 60;
+
+/** The feature named when a dynamic body rests on an impostor (see {@link GpuBackend}). */
+const SUPPORT_FEATURE = "dynamic bodies resting on soft bodies (same-step coupling)";
+
+/** The feature named when a cloth comes near its strain limit, which the GPU solver does not apply. */
+const STRAIN_FEATURE = "strain limiting (strainLimit; a cloth near its limit)";
+
 /** One impostor's GPU state. */
 interface GpuBody {
     solver: GpuSoftBodySolver;
     /** The read-back of positions and velocities in flight, or null. */
     reading: Promise<void> | null;
+    /** Adds one of its steps' impulses to the colliders' accumulators (made once per body: the step allocates none). */
+    addImpulses: (impulses: StepImpulses) => void;
 }
 
 /**
@@ -32,6 +52,15 @@ interface GpuBody {
  * events are not computed. When the body or the scene starts using a
  * feature the GPU lacks, the body goes back to the CPU world from its last read-back state, with one warning per
  * feature naming it.
+ *
+ * Dynamic Havok bodies are coupled one step late: the impulses a GPU body put on them in step n are added to their
+ * colliders' accumulators after the CPU world's step n + 1 (see {@link addColliderImpulses}), and the Havok bridge
+ * applies them with the CPU's. That is right for a soft body pushing a rigid one or resting on it, not for a rigid
+ * body resting on a soft one (it bounces off a stiff one or sinks through; docs/webgpu.md has the measurements): a
+ * body whose GPU push holds a dynamic body up by {@link SUPPORT_SHARE} of its weight goes to the CPU, whose contacts
+ * move the rigid body within the substeps (and hold heavy ones with held contacts), until no dynamic body has rested
+ * on a soft body for {@link SUPPORT_HOLD_STEPS} steps. A body leaving the GPU keeps its solver until the impulses of
+ * its steps in flight are handed on.
  */
 export class GpuBackend {
     private readonly _bodies = new Map<SoftImpostor, GpuBody>();
@@ -40,6 +69,20 @@ export class GpuBackend {
     private _compiled: boolean | null = null;
     /** Settles when the kernels are compiled or failed to (never rejects). */
     public readonly compiled: Promise<void>;
+    private _warnedOverflow = false;
+    /** Impostors sent to the CPU because a dynamic body rested on them, until none has rested on a soft body for a while. */
+    private readonly _supporting = new Set<SoftImpostor>();
+    /** Steps left before {@link _supporting} is cleared (see {@link SUPPORT_HOLD_STEPS}). */
+    private _supportHold = 0;
+    /** Solvers of bodies that left the GPU, kept until the impulses of their last steps are handed on. */
+    private readonly _retired: { solver: GpuSoftBodySolver; settled: boolean; addImpulses: (impulses: StepImpulses) => void }[] = [];
+    /**
+     * Impostors that came near their strain limit, with the steps left before they may go back to the GPU
+     * ({@link SUPPORT_HOLD_STEPS} after the last step near it, so that a cape does not go back and forth).
+     */
+    private readonly _straining = new Map<SoftImpostor, number>();
+    /** The length of the current step (s), for the support test. */
+    private _dt = 0;
 
     /**
      * @param device - the device the bodies run on
@@ -72,6 +115,13 @@ export class GpuBackend {
      * GPU step of every impostor on the GPU (they are out of the world, which steps the rest).
      */
     public step(impostors: readonly SoftImpostor[], dt: number): void {
+        this._dt = dt;
+        if (this._supporting.size > 0) {
+            this._supportHold = this._restsOnSoftBody() ? SUPPORT_HOLD_STEPS : this._supportHold - 1;
+            if (this._supportHold <= 0) {
+                this._supporting.clear();
+            }
+        }
         for (let i = 0; i < impostors.length; i++) {
             const impostor = impostors[i];
             const missing = this._unsupported(impostor, impostors);
@@ -105,6 +155,27 @@ export class GpuBackend {
         return ms;
     }
 
+    /**
+     * Two-way coupling, after the CPU world's step (which cleared every collider's impulse and added the CPU bodies'):
+     * adds to each dynamic collider the impulses the GPU bodies put on it in every GPU step whose figures arrived
+     * since the last call (normally the previous step: the GPU's impulses reach the Havok bodies one step late), for
+     * the Havok bridge to apply with the CPU's. Nothing waits for the GPU; figures that arrive later are added later.
+     */
+    public addColliderImpulses(): void {
+        for (const gpu of this._bodies.values()) {
+            gpu.solver.consumeColliderImpulses(gpu.addImpulses);
+        }
+        const retired = this._retired;
+        for (let k = retired.length - 1; k >= 0; k--) {
+            const { solver, settled, addImpulses } = retired[k];
+            solver.consumeColliderImpulses(addImpulses);
+            if (settled) {
+                solver.dispose();
+                retired.splice(k, 1);
+            }
+        }
+    }
+
     /** Adds the figures of every body on the GPU (as of its last read-back) to `stats`, the world's of this step. */
     public accumulateStats(stats: StepStats): void {
         for (const impostor of this._bodies.keys()) {
@@ -114,10 +185,12 @@ export class GpuBackend {
 
     /** Moves `impostor` back to the CPU world (its last read-back state) and releases its GPU buffers. */
     public remove(impostor: SoftImpostor): void {
+        this._supporting.delete(impostor);
+        this._straining.delete(impostor);
         const gpu = this._bodies.get(impostor);
         if (gpu) {
             this._bodies.delete(impostor);
-            gpu.solver.dispose();
+            this._retire(gpu);
             this._world.addBody(impostor.body);
         }
     }
@@ -129,6 +202,12 @@ export class GpuBackend {
             gpu.solver.dispose();
         }
         this._bodies.clear();
+        for (const entry of this._retired) {
+            entry.solver.dispose();
+        }
+        this._retired.length = 0;
+        this._supporting.clear();
+        this._straining.clear();
     }
 
     private _unsupported(impostor: SoftImpostor, impostors: readonly SoftImpostor[]): string | null {
@@ -136,10 +215,27 @@ export class GpuBackend {
         if (own !== null) {
             return own;
         }
+        if (this._supporting.has(impostor)) {
+            return SUPPORT_FEATURE;
+        }
+        // Measured on the CPU after each step there, and after each read-back on the GPU: past the limit itself, where
+        // the CPU would have shortened edges (between halfway and the limit its sweep changes next to nothing).
+        const body = impostor.body;
+        if (strainLimitActive(body) && body.stats.maxEdgeRatio > body.strainLimit) {
+            this._straining.set(impostor, SUPPORT_HOLD_STEPS);
+        }
+        const straining = this._straining.get(impostor);
+        if (straining !== undefined) {
+            if (straining > 0) {
+                this._straining.set(impostor, straining - 1);
+                return STRAIN_FEATURE;
+            }
+            this._straining.delete(impostor);
+        }
         if (this._world.softContacts.enabled && impostors.length > 1) {
             return "contacts between impostors (softContacts)";
         }
-        return unsupportedGpuFeature(impostor.body, this._world.colliders);
+        return unsupportedGpuFeature(impostor.body);
     }
 
     private _toGpu(impostor: SoftImpostor, dt: number): void {
@@ -155,7 +251,7 @@ export class GpuBackend {
             Logger.Error(`XpbdPlugin: the WebGPU backend failed (${String(error)}); every impostor runs on the CPU`);
             return;
         }
-        const gpu: GpuBody = { solver, reading: null };
+        const gpu: GpuBody = { solver, reading: null, addImpulses: (impulses) => this._addImpulses(impostor, impulses) };
         this._bodies.set(impostor, gpu);
         gpu.solver.step(dt);
         this._read(impostor, gpu);
@@ -163,8 +259,65 @@ export class GpuBackend {
 
     private _toCpu(impostor: SoftImpostor, gpu: GpuBody): void {
         this._bodies.delete(impostor);
-        gpu.solver.dispose();
+        this._retire(gpu);
         this._world.addBody(impostor.body);
+    }
+
+    /** Keeps a solver that left the GPU until the impulses of its steps in flight are handed on (momentum is kept). */
+    private _retire(gpu: GpuBody): void {
+        const entry = { solver: gpu.solver, settled: false, addImpulses: gpu.addImpulses };
+        this._retired.push(entry);
+        void gpu.solver.colliderImpulsesSettled().then(() => {
+            entry.settled = true;
+        });
+    }
+
+    /**
+     * Adds one GPU step's impulses on the dynamic colliders to their accumulators, and notes whether one of them rests
+     * on `impostor`: pushed against gravity by at least {@link SUPPORT_SHARE} of its weight over the step.
+     */
+    private _addImpulses(impostor: SoftImpostor, impulses: StepImpulses): void {
+        const { colliders, linear, angular, overflowed } = impulses;
+        for (let c = 0; c < colliders.length; c++) {
+            const collider = colliders[c];
+            if (overflowed[c] !== 0) {
+                this._warnOverflow();
+                continue;
+            }
+            // A collider that stopped being dynamic since (made kinematic, static) takes nothing.
+            if (collider.motion !== ColliderMotion.Dynamic) {
+                continue;
+            }
+            for (let axis = 0; axis < 3; axis++) {
+                collider.impulse[axis] += linear[3 * c + axis];
+                collider.angularImpulse[axis] += angular[3 * c + axis];
+            }
+            if (this._bodies.has(impostor) && this._supports(collider, linear[3 * c], linear[3 * c + 1], linear[3 * c + 2])) {
+                this._supporting.add(impostor);
+                this._supportHold = SUPPORT_HOLD_STEPS;
+            }
+        }
+    }
+
+    /** Whether the impulse (N·s) holds `collider` up by at least {@link SUPPORT_SHARE} of its weight over a step. */
+    private _supports(collider: Collider, jx: number, jy: number, jz: number): boolean {
+        const g = this._world.gravity;
+        const gravity = Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        const up = -(jx * g[0] + jy * g[1] + jz * g[2]) / gravity;
+        return gravity > 0 && up > SUPPORT_SHARE * collider.mass * gravity * this._dt;
+    }
+
+    /** Whether a dynamic collider was held up by soft bodies in the last step (its impulse, CPU and GPU bodies together). */
+    private _restsOnSoftBody(): boolean {
+        const colliders = this._world.colliders;
+        for (let c = 0; c < colliders.length; c++) {
+            const collider = colliders[c];
+            const j = collider.impulse;
+            if (collider.motion === ColliderMotion.Dynamic && this._supports(collider, j[0], j[1], j[2])) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -207,6 +360,16 @@ export class GpuBackend {
                 Logger.Error(`XpbdPlugin: reading mesh "${impostor.mesh.name}" back from the GPU failed: ${String(error)}`);
             },
         );
+    }
+
+    private _warnOverflow(): void {
+        if (!this._warnedOverflow) {
+            this._warnedOverflow = true;
+            Logger.Warn(
+                "XpbdPlugin: a soft body on the GPU pushed a dynamic body harder than its impulse accumulator holds " +
+                    "(over 100 m/s × its mass in one step); that step's push on it is dropped",
+            );
+        }
     }
 
     private _warnOnce(feature: string): void {

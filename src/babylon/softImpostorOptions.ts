@@ -104,6 +104,8 @@ export interface SoftImpostorOptionValues extends Required<Omit<SoftImpostorOpti
     shearStiffness?: number;
     /** Bend stiffness in [0, 1] (cloth). */
     bendStiffness?: number;
+    /** Strain limit, edge ratio; 0 off (cloth). */
+    strainLimit?: number;
     /** Volume stiffness in [0, 1] (soft body). */
     volumeStiffness?: number;
     /** Tet lattice resolution (soft body). */

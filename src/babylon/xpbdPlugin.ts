@@ -393,6 +393,7 @@ export class XpbdPlugin extends XpbdPluginProperties {
         this.onBeforeWorldStepObservable.notifyObservers(dt);
         this._gpu?.step(impostors, dt);
         this.world.step(dt);
+        this._gpu?.addColliderImpulses();
         this._gpu?.accumulateStats(this.world.stats);
         this.onAfterWorldStepObservable.notifyObservers(dt);
         if (profile) {

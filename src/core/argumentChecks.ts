@@ -124,3 +124,11 @@ export function mask32(value: number, name: string): number {
     }
     return value >>> 0;
 }
+
+/** A strain limit: 0 (off) or a finite edge ratio greater than 1. Returns it. */
+export function strainLimitValue(value: number, name: string): number {
+    if (!(value === 0 || (value > 1 && Number.isFinite(value)))) {
+        throw new RangeError(`${name} must be 0 (off) or a finite edge ratio greater than 1, got ${describeValue(value)}`);
+    }
+    return value;
+}

@@ -32,6 +32,7 @@ export { GasPressure, openEdgeCount } from "./gasPressure.js";
 export { SOFT_BODY_DEFAULTS, type SoftBodyOptions } from "./softBodyOptions.js";
 export type { BendModel, BendSet } from "./bendSet.js";
 export { StepStats } from "./stepStats.js";
+export { strainLimitActive } from "./strainLimit.js";
 export { measureBody } from "./bodyMeasures.js";
 export { SubstepContext } from "./substepContext.js";
 export { TETHER_ANCHORS, TetherConstraints } from "./tetherConstraints.js";
@@ -54,6 +55,7 @@ export {
     positiveFinite,
     positiveInteger,
     ratioAboveOne,
+    strainLimitValue,
     unitInterval,
 } from "./argumentChecks.js";
 export { getDefaults, LATEST_DEFAULTS_VERSION, resolveDefaultsVersion } from "./defaults.js";

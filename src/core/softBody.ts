@@ -13,6 +13,7 @@ import type { SoftBodyDescriptor } from "./softBodyDescriptor.js";
 import type { SoftBodyOptions } from "./softBodyOptions.js";
 import { readIndices, readPositions, validateSoftBodyOptions } from "./softBodyValidation.js";
 import { StepStats } from "./stepStats.js";
+import { StrainLimit } from "./strainLimit.js";
 import { TEAR_DETOUR, TETHER_ANCHORS, TetherConstraints } from "./tetherConstraints.js";
 import { ShapeMatching } from "./shapeMatching.js";
 import { GasPressure } from "./gasPressure.js";
@@ -133,6 +134,13 @@ export class SoftBody {
     public collideWith: number;
     /** Over-stretch event threshold (edge ratio). */
     public overStretchRatio: number;
+    /**
+     * Strain limit (edge ratio; 0 off): see {@link SoftBodyOptions.strainLimit}. Assign 0 or a finite ratio greater than 1; a
+     * body that tears ignores it.
+     */
+    public strainLimit: number;
+    /** The strain limiter's levels and edge order; null for a body that tears. @internal */
+    public readonly _strainLimiter: StrainLimit | null;
     /** Aerodynamic drag coefficient C_D. */
     public dragCoefficient: number;
     /** Aerodynamic lift coefficient C_L. */
@@ -264,6 +272,9 @@ export class SoftBody {
         this.membership = o.membership;
         this.collideWith = o.collideWith;
         this.overStretchRatio = o.overStretchRatio;
+        this.strainLimit = o.strainLimit;
+        this._strainLimiter = tears ? null : new StrainLimit(capacity, this.stretch);
+        this._strainLimiter?.rebuild(this.inverseMasses);
         this.dragCoefficient = o.dragCoefficient;
         this.liftCoefficient = o.liftCoefficient;
         this.windScale = o.windScale;
@@ -394,6 +405,7 @@ export class SoftBody {
             this.inverseMasses[i] = this.pins.weights[i] >= 1 ? 0 : 1 / this.masses[i];
         }
         this.tethers.rebuild(this.restPositions, this.pins.kinematic, this.pins.kinematicCount, this.inverseMasses);
+        this._strainLimiter?.rebuild(this.inverseMasses);
     }
 }
 

@@ -63,6 +63,17 @@ export interface SoftBodyOptions {
     collideWith?: number;
     /** Edge length / rest length above which an over-stretch event is raised. Default 1.5. */
     overStretchRatio?: number;
+    /**
+     * Strain limiting (see `strainLimit.ts`): the largest edge length / rest length a stretch edge keeps after each
+     * substep (applied late in its last pass, before the soft pins and contacts). Longer edges are shortened to it,
+     * the end farther (in edges) from the weight-1 pins moving. For loads the solver cannot carry within a substep
+     * (fast pins, strong wind), so the limit is a ceiling, not a stiffness: a body whose edges stayed under halfway
+     * to it (`1 + (strainLimit − 1) / 2`) in a step skips it the next step. Only for inextensible stretch
+     * (`stretchCompliance` 0): a stretchy fabric stretches as its compliance says. 0 turns it off; otherwise finite
+     * and greater than 1. Not applied to a body that tears (`tearRatio`). Default 0 (off; cloth impostors have their
+     * own default).
+     */
+    strainLimit?: number;
     /** Aerodynamic drag coefficient C_D of the surface triangles (see `aerodynamics.ts`). Default 1.2 (a flat plate). */
     dragCoefficient?: number;
     /** Aerodynamic lift coefficient C_L of the surface triangles (see `aerodynamics.ts`). Default 1. */

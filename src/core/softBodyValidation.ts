@@ -2,7 +2,7 @@
  * Validation of what a {@link SoftBody} is built from: the descriptor's positions and index lists, and the options
  * once their defaults are filled in. Each check throws naming the offending element or option.
  */
-import { booleanValue, finiteNonNegative, mask32, positiveInteger, ratioAboveOne } from "./argumentChecks.js";
+import { booleanValue, finiteNonNegative, mask32, positiveInteger, ratioAboveOne, strainLimitValue } from "./argumentChecks.js";
 import type { SoftBodyOptions } from "./softBodyOptions.js";
 
 /** The positions as a new array; throws when empty, not triples, or not finite. */
@@ -91,6 +91,7 @@ export function validateSoftBodyOptions(
     if (!(o.overStretchRatio > 1)) {
         throw new RangeError(`overStretchRatio must be > 1, got ${o.overStretchRatio}`);
     }
+    strainLimitValue(o.strainLimit, "strainLimit");
     if (o.tearRatio !== undefined) {
         ratioAboveOne(o.tearRatio, "tearRatio");
     }

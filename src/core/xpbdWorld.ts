@@ -10,6 +10,7 @@ import { measurePinForce, recordStartMomentum } from "./pinForce.js";
 import type { SoftBody } from "./softBody.js";
 import { readyToSleep, SOFT_CONTACT_CAPACITY_ELEMENT, SoftContacts } from "./softContacts.js";
 import { StepStats } from "./stepStats.js";
+import { strainLimitActive } from "./strainLimit.js";
 import { SubstepContext } from "./substepContext.js";
 import { bodySubsteps, substepSpan } from "./substepSchedule.js";
 import type { XpbdWorldOptions } from "./xpbdWorldOptions.js";
@@ -448,8 +449,8 @@ export class XpbdWorld {
     }
 
     /**
-     * Pass `pass` (from 0) of one body's solve: tethers, every constraint set, tethers again, soft pins, then contacts
-     * with the colliders. A substep runs {@link iterations} iterations of two passes each; the symmetric sets
+     * Pass `pass` (from 0) of one body's solve: tethers, every constraint set, tethers again, in the last pass the strain
+     * limit, then soft pins and contacts with the colliders. A substep runs {@link iterations} iterations of two passes each; the symmetric sets
      * (bending) go front to back in the first pass and back to front in the second (see `ConstraintSet.symmetric`).
      * Tethers carry the load of the whole cloth to the pins in one projection, so bracketing each pass with them is the
      * cheapest way to less stretch. A later pass opens with them only when the body has soft pins, or the world colliders
@@ -478,6 +479,11 @@ export class XpbdWorld {
         }
         if (body.tethers.enabled) {
             body.tethers.project(x);
+        }
+        // Last in the substep but for the pins and contacts, which must have the final say: a cloth stretched over
+        // a ball that it stops is not pulled through it.
+        if (pass === 2 * this.iterations - 1 && strainLimitActive(body)) {
+            body._strainLimiter!.project(x, w, body.strainLimit);
         }
         body.pins.projectSoft(x, w, context);
         body.contacts.project(body, this._broadPhase.slotColliders, this._broadPhase.slotShapes, context);

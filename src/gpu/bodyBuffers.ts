@@ -1,7 +1,7 @@
 import type { SoftBody } from "../core/index.js";
 import { ConstraintKernel, packParticles, packVectors, type ConstraintRecords } from "./bodyRecords.js";
 import type { SolverPipelines } from "./gpuPipelines.js";
-import { TOUCH_WORDS } from "./particlePassShader.js";
+import { impulseBase } from "./multiplierLayout.js";
 import { DISPATCH_SIZE, PARAMS_SIZE } from "./substepParams.js";
 
 /** WebGPU's buffer usage and map mode flags (the spec's values; the globals may not exist outside a browser). */
@@ -27,9 +27,9 @@ export function createBuffer(device: GPUDevice, data: ArrayBufferView | ArrayBuf
 
 /**
  * One body's buffers on the GPU: the particle state (vec4s: positions with the inverse mass in w, previous
- * positions, velocities), forces, masses, the pin and tether tables, the multipliers, the constraint records of
- * each kernel (and the particles' touch records, see `TOUCH_WORDS`), the surface triangles for the air, and the
- * dispatch records.
+ * positions, velocities), forces, masses, the pin and tether tables, the multipliers (with the touch records and the
+ * impulse accumulators after them, see `multiplierLayout.ts`), the constraint records of each kernel, the
+ * surface triangles for the air, and the dispatch records.
  */
 export class BodyBuffers {
     public readonly positions: GPUBuffer;
@@ -46,7 +46,12 @@ export class BodyBuffers {
     public readonly tethers: GPUBuffer;
     /** Pin slots' targets (see `PIN_WGSL`). */
     public readonly pins: GPUBuffer;
-    public readonly lambdas: GPUBuffer;
+    /** The multipliers, then the touch records, then the impulse accumulators (layout: `multiplierLayout.ts`). */
+    public lambdas: GPUBuffer;
+    /** Word of {@link lambdas} where the impulse accumulators start (16-byte aligned, after the touch records). */
+    public readonly impulseBase: number;
+    /** Accumulator words {@link lambdas} has room for. */
+    private _impulseWords = 0;
     public readonly triangles: GPUBuffer;
     public readonly triangleForces: GPUBuffer;
     public readonly incidence: GPUBuffer;
@@ -76,8 +81,8 @@ export class BodyBuffers {
         this.info = storage(16 * n, "particle info");
         this.tethers = storage(32 * n, "tethers");
         this.pins = storage(32 * n, "pins");
-        // The particle pass's touch records follow the multipliers (the predict pass zeroes only the multipliers).
-        this.lambdas = storage(4 * (constraints.lambdaCount + TOUCH_WORDS * n), "multipliers and touch records");
+        this.impulseBase = impulseBase(constraints.lambdaCount, n);
+        this.lambdas = storage(4 * this.impulseBase, "multipliers and touch records");
         this.triangles = storage(triangles.triangles, "triangles");
         this.triangleForces = storage(Math.max(body.triangles.length / 3, 1) * 16, "triangle forces");
         this.incidence = storage(triangles.incidence, "triangle incidence");
@@ -89,6 +94,26 @@ export class BodyBuffers {
             [ConstraintKernel.Volume]: storage(constraints.records[ConstraintKernel.Volume], "volume records"),
         };
         this.dispatches = createBuffer(_device, dispatchRecords, UNIFORM | COPY_DST, "dispatch records");
+    }
+
+    /**
+     * Makes room for `words` words of impulse accumulators, zeroed, replacing {@link lambdas} when it is too small (the
+     * multipliers and touch records need not be kept: every substep starts them at zero, and ends with none). Returns whether it was replaced, so that bind
+     * groups that use it must be rebuilt.
+     */
+    public reserveImpulseWords(words: number): boolean {
+        if (words <= this._impulseWords) {
+            return false;
+        }
+        this.lambdas.destroy();
+        this.lambdas = createBuffer(
+            this._device,
+            4 * (this.impulseBase + words),
+            STORAGE | COPY_DST | COPY_SRC,
+            "multipliers, touch records and impulse accumulators",
+        );
+        this._impulseWords = words;
+        return true;
     }
 
     /** Writes the body's positions, previous positions and velocities from its CPU arrays. */

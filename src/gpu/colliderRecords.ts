@@ -1,5 +1,6 @@
 import { Collider, ColliderMotion, ColliderShapeKind, SubstepContext, type ColliderShape, type SoftBody } from "../core/index.js";
 import { kernelOf } from "./bodyRecords.js";
+import { ACCUMULATOR_WORDS } from "./colliderImpulses.js";
 import { SHAPE_VEC4S } from "./colliderShapesShader.js";
 import { POSE_VEC4S } from "./particlePassShader.js";
 
@@ -14,6 +15,8 @@ import { POSE_VEC4S } from "./particlePassShader.js";
 export class ColliderRecords {
     /** The collider of each slot. */
     public readonly slotColliders: Collider[] = [];
+    /** The dynamic colliders, in the order of their impulse accumulators (see `colliderImpulses.ts`). */
+    public readonly dynamicColliders: Collider[] = [];
     /** Shape records, {@link SHAPE_VEC4S} vec4s per slot, then the hulls' and meshes' data (see `shapeBlock`). */
     public readonly shapes: Float32Array;
     /** Pose records, {@link POSE_VEC4S} vec4s per slot and substep (filled by {@link writePoses}). */
@@ -29,6 +32,9 @@ export class ColliderRecords {
         for (const collider of colliders) {
             for (let s = 0; s < collider.shapes.length; s++) {
                 this.slotColliders.push(collider);
+            }
+            if (collider.motion === ColliderMotion.Dynamic) {
+                this.dynamicColliders.push(collider);
             }
         }
         const shapes = colliders.flatMap((collider) => collider.shapes);
@@ -73,25 +79,39 @@ export class ColliderRecords {
         });
     }
 
-    /** Whether `colliders` is still the list these records were built from (same colliders, same order). */
+    /**
+     * Whether `colliders` is still the list these records were built from (same colliders, same order, the same ones
+     * dynamic: a collider's accumulator is kept for its motion type).
+     */
     public matches(colliders: readonly Collider[]): boolean {
         if (colliders.length !== this.colliders.length) {
             return false;
         }
+        let dynamic = 0;
         for (let c = 0; c < colliders.length; c++) {
-            if (colliders[c] !== this.colliders[c]) {
+            const collider = colliders[c];
+            if (collider !== this.colliders[c]) {
                 return false;
             }
+            if (collider.motion === ColliderMotion.Dynamic) {
+                if (this.dynamicColliders[dynamic] !== collider) {
+                    return false;
+                }
+                dynamic++;
+            }
         }
-        return true;
+        return dynamic === this.dynamicColliders.length;
     }
 
     /**
      * Fills {@link poses} for the `substeps` substeps of a step of length `dt`, for `body`'s collision filter and
      * friction and restitution: per slot its position and rotation, centre of mass, velocities, the combined friction
-     * coefficients (geometric means, as the core), the restitution and whether the body collides with it at all.
+     * coefficients (geometric means, as the core), the restitution and whether the body collides with it at all; for
+     * a dynamic collider its accumulator's first word (from `accumulatorBase`, the word the accumulators start at) and
+     * its fixed-point `scales` (linear and angular per dynamic collider). A dynamic collider moves as a kinematic one
+     * within the step: with its velocities at the step's start (the impulses reach its host after the step).
      */
-    public writePoses(body: SoftBody, dt: number, substeps: number): void {
+    public writePoses(body: SoftBody, dt: number, substeps: number, accumulatorBase: number, scales: Float64Array): void {
         const slots = this.slotColliders.length;
         const size = Math.max(slots, 1) * substeps * POSE_VEC4S * 4;
         if (this.poses.length !== size) {
@@ -101,7 +121,12 @@ export class ColliderRecords {
         context.setStep(dt, substeps);
         const scratch = this._scratch;
         let slot = 0;
+        let dynamic = 0;
         for (const collider of this.colliders) {
+            const accumulates = collider.motion === ColliderMotion.Dynamic;
+            const accumulator = accumulates ? accumulatorBase + dynamic * ACCUMULATOR_WORDS : -1;
+            const linearScale = accumulates ? scales[2 * dynamic] : 0;
+            const angularScale = accumulates ? scales[2 * dynamic + 1] : 0;
             scratch.position.set(collider.position);
             scratch.rotation.set(collider.rotation);
             scratch.centerOfMass.set(collider.centerOfMass);
@@ -134,9 +159,15 @@ export class ColliderRecords {
                     poses[o + 7] = kineticFriction;
                     poses[o + 11] = collides ? 1 : 0;
                     poses[o + 15] = restitution;
+                    poses[o + 19] = linearScale;
+                    poses[o + 23] = angularScale;
+                    poses[o + 27] = accumulator;
                 }
             }
             slot += collider.shapes.length;
+            if (accumulates) {
+                dynamic++;
+            }
         }
     }
 }
@@ -176,13 +207,15 @@ function shapeBlock(shape: ColliderShape): Float32Array {
 }
 
 /**
- * The first feature of `body` or `colliders` that the WebGPU solver does not have yet, named for a message, or null
- * when the GPU can simulate them as the CPU does. Missing today: dynamic colliders (two-way coupling), self-collision,
+ * The first feature of `body` that the WebGPU solver does not have yet, named for a message, or null when the GPU
+ * can simulate it (with colliders of every shape and motion, bouncing or not). Missing today: self-collision,
  * attachments to colliders (ropes tied to bodies), level of detail, and constraint kinds without a kernel (shape
- * matching, gas pressure). What the GPU does differently without changing the motion (no sleep, no statistics or
- * events) is not a missing feature: see docs/webgpu.md.
+ * matching, gas pressure). Dynamic colliders are coupled one step late (see docs/webgpu.md): the caller decides where
+ * that is not good enough (the plugin moves a soft body that a dynamic body rests on to the CPU). What the GPU does
+ * differently without changing the motion (no sleep, no statistics or events) is not a missing feature: see
+ * docs/webgpu.md.
  */
-export function unsupportedGpuFeature(body: SoftBody, colliders: readonly Collider[]): string | null {
+export function unsupportedGpuFeature(body: SoftBody): string | null {
     if (body.selfCollision) {
         return "self-collision";
     }
@@ -191,11 +224,6 @@ export function unsupportedGpuFeature(body: SoftBody, colliders: readonly Collid
     }
     if (body.substeps > 0 || body.holdAsleep) {
         return "level of detail (SoftBody.substeps, holdAsleep)";
-    }
-    for (const collider of colliders) {
-        if (collider.motion === ColliderMotion.Dynamic) {
-            return "dynamic colliders (two-way coupling)";
-        }
     }
     for (const set of body.constraintSets) {
         if (kernelOf(set) === null) {

@@ -8,6 +8,7 @@ import {
     type ConstraintRecords,
     type PassRecords,
 } from "./bodyRecords.js";
+import { ACCUMULATOR_WORDS, ColliderImpulses, type StepImpulses } from "./colliderImpulses.js";
 import { ColliderRecords, unsupportedGpuFeature } from "./colliderRecords.js";
 import { compiledSolverPipelines, solverPipelines, type SolverPipelines } from "./gpuPipelines.js";
 import { BodyBuffers, COPY_DST, MAP_READ, STORAGE, createBuffer, type BindGroups } from "./bodyBuffers.js";
@@ -31,7 +32,9 @@ import { WORKGROUP_SIZE } from "./predictShader.js";
  * itself must not be in the world, or the world would step it too. The body's CPU arrays are the starting state and
  * are not updated by the GPU steps, except the pin targets' bookkeeping.
  *
- * Not yet on the GPU (see docs/webgpu.md): dynamic colliders (two-way coupling), self-collision, attachments
+ * Dynamic colliders are coupled one step late: within a step they move as kinematic ones, and the impulses the body
+ * puts on them are summed on the GPU (deterministic fixed-point atomics) and read back asynchronously for the host to
+ * apply ({@link consumeColliderImpulses}). Not yet on the GPU (see docs/webgpu.md): self-collision, attachments
  * ({@link unsupportedGpuFeature} names them, and construction refuses them), sleep, statistics and events.
  */
 export class GpuSoftBodySolver {
@@ -63,6 +66,7 @@ export class GpuSoftBodySolver {
     private _staging: GPUBuffer | null = null;
     private _reading = false;
     private readonly _timer: StepTimer;
+    private readonly _impulses: ColliderImpulses;
 
     private constructor(
         /** The device the body lives on. */
@@ -82,7 +86,9 @@ export class GpuSoftBodySolver {
         this._buffers = new BodyBuffers(device, body, _constraints, triangles, dispatches.records);
         this._params = new StepParams(device);
         this._timer = new StepTimer(device);
+        this._impulses = new ColliderImpulses(device);
         this._colliders = new ColliderRecords(world.colliders);
+        this._buffers.reserveImpulseWords(this._colliders.dynamicColliders.length * ACCUMULATOR_WORDS);
         this._colliderBufferRecords = this._colliders;
         this._colliderBuffer = this._createColliderBuffer(world.substeps);
         this._groups = this._createGroups();
@@ -126,7 +132,7 @@ export class GpuSoftBodySolver {
         if (world.bodies.includes(body)) {
             throw new Error("the body is in the world, which would step it on the CPU as well: keep it out of the world");
         }
-        const missing = unsupportedGpuFeature(body, world.colliders);
+        const missing = unsupportedGpuFeature(body);
         if (missing !== null) {
             throw new Error(`the WebGPU solver does not support ${missing} yet`);
         }
@@ -154,13 +160,18 @@ export class GpuSoftBodySolver {
             body._rebuildPins();
             this._uploadPins();
         }
-        const missing = unsupportedGpuFeature(body, world.colliders);
+        const missing = unsupportedGpuFeature(body);
         if (missing !== null) {
             throw new Error(`the WebGPU solver does not support ${missing} yet`);
         }
         if (!this._colliders.matches(world.colliders)) {
             this._colliders = new ColliderRecords(world.colliders);
+            if (this._buffers.reserveImpulseWords(this._colliders.dynamicColliders.length * ACCUMULATOR_WORDS)) {
+                this._groups = this._createGroups();
+            }
         }
+        const dynamic = this._colliders.dynamicColliders;
+        this._impulses.prepare(dynamic, dt);
         const substeps = world.substeps;
         const slots = this._colliders.slotColliders.length;
         const shapeBytes = this._colliders.shapes.byteLength;
@@ -169,7 +180,7 @@ export class GpuSoftBodySolver {
             this._colliderBuffer = this._createColliderBuffer(substeps);
             this._groups = this._createGroups();
         }
-        this._colliders.writePoses(body, dt, substeps);
+        this._colliders.writePoses(body, dt, substeps, this._buffers.impulseBase, this._impulses.scales);
         device.queue.writeBuffer(this._colliderBuffer, shapeBytes, this._colliders.poses);
         const paramsChanged = this._params.write(world, body, this._constraints, dt, slots, shapeBytes / 16);
         if (paramsChanged) {
@@ -182,7 +193,9 @@ export class GpuSoftBodySolver {
         this._encodeStep(pass);
         pass.end();
         const timed = this._timer.encodeResolve(encoder);
+        this._impulses.encode(encoder, this._buffers.lambdas, 4 * this._buffers.impulseBase, dynamic, this.stepCount + 1);
         device.queue.submit([encoder.finish()]);
+        this._impulses.afterSubmit();
         if (timed) {
             this._timer.read();
         }
@@ -198,6 +211,22 @@ export class GpuSoftBodySolver {
      */
     public get gpuStepMs(): number {
         return this._timer.ms;
+    }
+
+    /**
+     * Two-way coupling: hands `visit` the impulses the body put on each dynamic collider in every step whose figures
+     * arrived from the GPU since the last call, oldest first (each step once; the arrays are reused afterwards, so
+     * copy what you keep). Within its step a dynamic collider moved as a kinematic one, with its velocities at the
+     * step's start; the host applies these impulses to its body after the step: one step late when the read-back
+     * arrived before the next step, later when not (nothing is lost). Never waits for the GPU.
+     */
+    public consumeColliderImpulses(visit: (impulses: StepImpulses) => void): void {
+        this._impulses.consume(visit);
+    }
+
+    /** Settles when the collider impulses of every step submitted so far have arrived (see {@link consumeColliderImpulses}). */
+    public colliderImpulsesSettled(): Promise<void> {
+        return this._impulses.settled();
     }
 
     /** The particle positions (xyz per particle, world) after the last submitted step, read back from the GPU. */
@@ -281,6 +310,7 @@ export class GpuSoftBodySolver {
         this._params.dispose();
         this._staging?.destroy();
         this._timer.dispose();
+        this._impulses.dispose();
     }
 
     /** Encodes one step: forces, then per substep prediction, passes and velocities, then damping. */

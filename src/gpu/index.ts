@@ -5,4 +5,5 @@
  */
 export { GpuSoftBodySolver } from "./gpuSoftBodySolver.js";
 export { unsupportedGpuFeature } from "./colliderRecords.js";
+export type { StepImpulses } from "./colliderImpulses.js";
 export { colourBatches } from "./colourBatches.js";

@@ -2,17 +2,11 @@ import { RESTITUTION_THRESHOLD } from "../core/index.js";
 import { SHAPES_WGSL, SHAPE_VEC4S } from "./colliderShapesShader.js";
 import { PIN_WGSL, WORKGROUP_SIZE } from "./predictShader.js";
 import { PARAMS_WGSL, PassMode } from "./substepParams.js";
+import { IMPULSE_WGSL } from "./colliderImpulses.js";
+import { TOUCH_WORDS } from "./multiplierLayout.js";
 
 /** vec4s per collider pose record (one per shape and substep, written every step). */
 export const POSE_VEC4S = 7;
-
-/**
- * Words per particle of its touch record, after the multipliers in the multiplier buffer: the normal of the last
- * contact of the substep with a collider that bounces, and that collider's slot + 1 (0: none). The particle pass
- * writes it and reads it back for restitution at the end of the substep; it lives in the multiplier buffer because
- * the pass already binds WebGPU's default limit of 8 storage buffers.
- */
-export const TOUCH_WORDS = 4;
 
 /**
  * The per-particle pass between constraint sweeps, one thread per particle: the end of a solver pass (tethers, the
@@ -22,10 +16,13 @@ export const TOUCH_WORDS = 4;
  * `Dispatch.first` holds the {@link PassMode} bits. The collider shapes' queries are `SHAPES_WGSL`'s.
  *
  * A pose record (per shape and substep): 0 position and μs, 1–3 the rotation's rows with μk, the filter flag and the
- * restitution in 1.w, 2.w and 3.w, 4 the centre of mass, 5 the linear velocity, 6 the angular velocity.
+ * restitution in 1.w, 2.w and 3.w, 4 the centre of mass, 5 the linear velocity, 6 the angular velocity; for a
+ * dynamic collider 4.w and 5.w hold the fixed-point scales of its linear and angular impulses and 6.w the first word
+ * of its accumulator in the multiplier buffer (−1 for the others; see `colliderImpulses.ts`).
  *
  * Layout (group 0): 0 Params (dynamic), 1 Dispatch (dynamic), 2 pos, 3 prev, 4 vel, 5 info, 6 tethers, 7 pins,
- * 8 colliders (shape records, hull and mesh data, then pose records), 9 lambdas (multipliers, then touch records).
+ * 8 colliders (shape records, hull and mesh data, then pose records), 9 lambdas (multipliers, touch records, impulse
+ * accumulators: see `multiplierLayout.ts`).
  */
 export const PARTICLE_PASS_WGSL = /* wgsl */ `
 ${PARAMS_WGSL}
@@ -43,8 +40,13 @@ struct Tether {
 @group(0) @binding(6) var<storage, read> tethers: array<Tether>;
 @group(0) @binding(7) var<storage, read> pins: array<Pin>;
 @group(0) @binding(8) var<storage, read> colliders: array<vec4<f32>>;
-@group(0) @binding(9) var<storage, read_write> lambdas: array<f32>;
+// Atomic words (layout: \`multiplierLayout.ts\`): the soft-pin multipliers (f32 bits, one thread each), the touch
+// records (one thread each) and the impulse accumulators of the dynamic colliders (see \`colliderImpulses.ts\`):
+// the pass is at WebGPU's default limit of 8 storage buffers, so they share the multiplier buffer rather than take
+// a ninth and a tenth.
+@group(0) @binding(9) var<storage, read_write> lambdas: array<atomic<i32>>;
 ${SHAPES_WGSL}
+${IMPULSE_WGSL}
 
 fn projectTethers(k: u32, x: vec3<f32>) -> vec3<f32> {
     var y = x;
@@ -82,18 +84,24 @@ fn projectSoftPin(k: u32, x: vec3<f32>, w: f32) -> vec3<f32> {
     // Capped where f32 would overflow (a weight of ~0 has a compliance of up to 1e30 m/N: free in all but name).
     let alphaTilde = min(pin.start.w * P.invH2, 1e36);
     let l = P.pinLambdaBase + u32(slot);
-    let dLambda = (-dist - alphaTilde * lambdas[l]) / (w + alphaTilde);
-    lambdas[l] += dLambda;
+    let lambda = bitcast<f32>(atomicLoad(&lambdas[l]));
+    let dLambda = (-dist - alphaTilde * lambda) / (w + alphaTilde);
+    atomicStore(&lambdas[l], bitcast<i32>(lambda + dLambda));
     return x + ((w * dLambda) / dist) * d;
+}
+
+/** Word of the multiplier buffer where particle k's touch record starts (see \`multiplierLayout.ts\`). */
+fn touchWord(k: u32) -> u32 {
+    return P.lambdaCount + ${TOUCH_WORDS}u * k;
 }
 
 /** Notes that particle k touched slot s along n in this substep (the last touch of the substep counts). */
 fn recordTouch(k: u32, s: u32, n: vec3<f32>) {
-    let t = P.lambdaCount + ${TOUCH_WORDS}u * k;
-    lambdas[t] = n.x;
-    lambdas[t + 1u] = n.y;
-    lambdas[t + 2u] = n.z;
-    lambdas[t + 3u] = f32(s + 1u);
+    let t = touchWord(k);
+    atomicStore(&lambdas[t], bitcast<i32>(n.x));
+    atomicStore(&lambdas[t + 1u], bitcast<i32>(n.y));
+    atomicStore(&lambdas[t + 2u], bitcast<i32>(n.z));
+    atomicStore(&lambdas[t + 3u], i32(s + 1u));
 }
 
 /**
@@ -102,14 +110,14 @@ fn recordTouch(k: u32, s: u32, n: vec3<f32>) {
  * the surface. v0 is the substep's velocity before the update, v the one from the positions. Clears the record.
  */
 fn bounce(k: u32, x: vec3<f32>, v0: vec3<f32>, v: vec3<f32>) -> vec3<f32> {
-    let t = P.lambdaCount + ${TOUCH_WORDS}u * k;
-    let slot = lambdas[t + 3u];
-    if (slot == 0.0) {
+    let t = touchWord(k);
+    let slot = atomicLoad(&lambdas[t + 3u]);
+    if (slot == 0) {
         return v;
     }
-    lambdas[t + 3u] = 0.0;
-    let n = vec3<f32>(lambdas[t], lambdas[t + 1u], lambdas[t + 2u]);
-    let base = P.poseBase + (u32(slot) - 1u) * ${POSE_VEC4S}u;
+    atomicStore(&lambdas[t + 3u], 0);
+    let n = bitcast<vec3<f32>>(vec3<i32>(atomicLoad(&lambdas[t]), atomicLoad(&lambdas[t + 1u]), atomicLoad(&lambdas[t + 2u])));
+    let base = P.poseBase + u32(slot - 1) * ${POSE_VEC4S}u;
     let surface = colliders[base + 5u].xyz + cross(colliders[base + 6u].xyz, x - colliders[base + 4u].xyz);
     let approach = dot(v0 - surface, n);
     if (approach > -${RESTITUTION_THRESHOLD}) {
@@ -120,6 +128,25 @@ fn bounce(k: u32, x: vec3<f32>, v0: vec3<f32>, v: vec3<f32>) -> vec3<f32> {
         return v;
     }
     return v + dv * n;
+}
+
+/** Positional friction: the slip relative to the surface over the substep, removed within the static cone. */
+fn applyFriction(base: u32, us: f32, uk: f32, x: vec3<f32>, before: vec3<f32>, n: vec3<f32>, depth: f32, w: f32) -> vec3<f32> {
+    if (us == 0.0 && uk == 0.0) {
+        return x;
+    }
+    let surface = colliders[base + 5u].xyz + cross(colliders[base + 6u].xyz, x - colliders[base + 4u].xyz);
+    var slip = x - before - surface * P.h;
+    slip = slip - dot(slip, n) * n;
+    let slipLength = sqrt(dot(slip, slip));
+    if (slipLength < 1e-12) {
+        return x;
+    }
+    var removed = min(uk * depth, slipLength);
+    if (slipLength < us * depth) {
+        removed = slipLength;
+    }
+    return x - (w * (removed / w)) * (slip / slipLength);
 }
 
 fn projectContacts(k: u32, x0: vec3<f32>, w: f32) -> vec3<f32> {
@@ -146,28 +173,20 @@ fn projectContacts(k: u32, x0: vec3<f32>, w: f32) -> vec3<f32> {
         if (!(depth > 0.0)) {
             continue;
         }
+        let touched = x;
         x = x + (w * (depth / w)) * n;
         if (colliders[base + 3u].w > 0.0) {
             recordTouch(k, s, n);
         }
-        let us = origin.w;
-        let uk = m0.w;
-        if (us == 0.0 && uk == 0.0) {
-            continue;
+        x = applyFriction(base, origin.w, m0.w, x, before, n, depth, w);
+        let accumulator = colliders[base + 6u].w;
+        if (accumulator >= 0.0) {
+            // The collider gets the opposite of the particle's momentum change m·Δx/h (normal and friction),
+            // at the particle, about the collider's centre of mass: as the CPU's contacts record it.
+            let j = (touched - x) * (P.invH / w);
+            let com = colliders[base + 4u];
+            accumulateImpulse(u32(accumulator), j * com.w, cross(x - com.xyz, j) * colliders[base + 5u].w);
         }
-        // Positional friction: the slip relative to the surface over the substep, removed within the static cone.
-        let surface = colliders[base + 5u].xyz + cross(colliders[base + 6u].xyz, x - colliders[base + 4u].xyz);
-        var slip = x - before - surface * P.h;
-        slip = slip - dot(slip, n) * n;
-        let slipLength = sqrt(dot(slip, slip));
-        if (slipLength < 1e-12) {
-            continue;
-        }
-        var removed = min(uk * depth, slipLength);
-        if (slipLength < us * depth) {
-            removed = slipLength;
-        }
-        x = x - (w * (removed / w)) * (slip / slipLength);
     }
     return x;
 }

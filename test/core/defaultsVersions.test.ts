@@ -79,7 +79,9 @@ describe("defaults versions", () => {
         expect(v1.collider).toEqual({ mass: 1, friction: 0.5, restitution: 0, membership: 1, collideWith: 0xffffffff });
         expect(v1.body.selfCollision).toBe(false);
         expect(v1.impostor.selfCollision).toBe(false);
-        expect(v1.cloth).toEqual({ shearStiffness: 0.9, bendStiffness: 0.5 });
+        // Strain limiting came later: off, as 0.1 had none.
+        expect(v1.cloth).toEqual({ shearStiffness: 0.9, bendStiffness: 0.5, strainLimit: 0 });
+        expect(v1.body.strainLimit).toBe(0);
         // An option added later joins with the default that keeps 0.1's behaviour (tetrahedra: 0.1 always had them).
         expect(v1.softBody).toEqual({ volumeStiffness: 1, resolution: 6, tetrahedra: true, dragCoefficient: 0.6, liftCoefficient: 0.5 });
         // Ropes came later: every version has their first defaults.
@@ -94,6 +96,13 @@ describe("defaults versions", () => {
         expect({ ...v2, world: { ...v2.world, softContacts: false } }).toEqual(v1);
         expect(new core.XpbdWorld({ defaultsVersion: 1 }).softContacts.enabled).toBe(false);
         expect(new core.XpbdWorld({ defaultsVersion: 2 }).softContacts.enabled).toBe(true);
+    });
+
+    test("version 3 limits cloth impostors' strain to ×1.08, and changes nothing else", () => {
+        const v2 = core.getDefaults(2);
+        const v3 = core.getDefaults(3);
+        expect(v3.cloth.strainLimit).toBe(1.08);
+        expect({ ...v3, cloth: { ...v3.cloth, strainLimit: 0 } }).toEqual(v2);
     });
 
     // One default changed in each layer of the core, one at a time.
