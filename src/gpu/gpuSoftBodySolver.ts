@@ -33,9 +33,10 @@ import { WORKGROUP_SIZE } from "./predictShader.js";
  * are not updated by the GPU steps, except the pin targets' bookkeeping.
  *
  * Dynamic colliders are coupled one step late: within a step they move as kinematic ones, and the impulses the body
- * puts on them are summed on the GPU (deterministic fixed-point atomics) and read back asynchronously for the host to
- * apply ({@link consumeColliderImpulses}). Not yet on the GPU (see docs/webgpu.md): self-collision, attachments
- * ({@link unsupportedGpuFeature} names them, and construction refuses them), sleep, statistics and events.
+ * puts on them (contacts and bounces) are summed on the GPU (deterministic fixed-point atomics) and read back
+ * asynchronously for the host to apply ({@link consumeColliderImpulses}). Not yet on the GPU (see docs/webgpu.md):
+ * self-collision, attachments ({@link unsupportedGpuFeature} names them, and construction refuses them), sleep,
+ * statistics and events.
  */
 export class GpuSoftBodySolver {
     /** Steps taken. */

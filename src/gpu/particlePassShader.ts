@@ -105,11 +105,25 @@ fn recordTouch(k: u32, s: u32, n: vec3<f32>) {
 }
 
 /**
- * Restitution at the end of the substep (the core's recordApproach and applyRestitution): a particle that touched a
- * bouncing collider and approached it faster than the threshold leaves at e times its approach speed, relative to
- * the surface. v0 is the substep's velocity before the update, v the one from the positions. Clears the record.
+ * Two-way coupling: adds impulse j (N·s, on the collider, at world point x) to the accumulator of the collider whose
+ * pose record starts at base, when it is dynamic; its moment is taken about the collider's centre of mass.
  */
-fn bounce(k: u32, x: vec3<f32>, v0: vec3<f32>, v: vec3<f32>) -> vec3<f32> {
+fn pushCollider(base: u32, x: vec3<f32>, j: vec3<f32>) {
+    let accumulator = colliders[base + 6u].w;
+    if (accumulator >= 0.0) {
+        let com = colliders[base + 4u];
+        accumulateImpulse(u32(accumulator), j * com.w, cross(x - com.xyz, j) * colliders[base + 5u].w);
+    }
+}
+
+/**
+ * Restitution at the end of the substep (the core's recordApproach and applyRestitution): a particle (inverse mass
+ * w) that touched a bouncing collider and approached it faster than the threshold leaves at e times its approach
+ * speed, relative to the surface, and a dynamic collider gets the opposite of that change of momentum, as the
+ * contacts give it theirs. v0 is the substep's velocity before the update, v the one from the positions. Clears the
+ * record.
+ */
+fn bounce(k: u32, x: vec3<f32>, w: f32, v0: vec3<f32>, v: vec3<f32>) -> vec3<f32> {
     let t = touchWord(k);
     let slot = atomicLoad(&lambdas[t + 3u]);
     if (slot == 0) {
@@ -127,6 +141,7 @@ fn bounce(k: u32, x: vec3<f32>, v0: vec3<f32>, v: vec3<f32>) -> vec3<f32> {
     if (dv <= 0.0) {
         return v;
     }
+    pushCollider(base, x, (-dv / w) * n);
     return v + dv * n;
 }
 
@@ -179,14 +194,9 @@ fn projectContacts(k: u32, x0: vec3<f32>, w: f32) -> vec3<f32> {
             recordTouch(k, s, n);
         }
         x = applyFriction(base, origin.w, m0.w, x, before, n, depth, w);
-        let accumulator = colliders[base + 6u].w;
-        if (accumulator >= 0.0) {
-            // The collider gets the opposite of the particle's momentum change m·Δx/h (normal and friction),
-            // at the particle, about the collider's centre of mass: as the CPU's contacts record it.
-            let j = (touched - x) * (P.invH / w);
-            let com = colliders[base + 4u];
-            accumulateImpulse(u32(accumulator), j * com.w, cross(x - com.xyz, j) * colliders[base + 5u].w);
-        }
+        // The collider gets the opposite of the particle's momentum change m·Δx/h (normal and friction), at the
+        // particle: as the CPU's contacts record it.
+        pushCollider(base, x, (touched - x) * (P.invH / w));
     }
     return x;
 }
@@ -217,7 +227,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     if ((mode & ${PassMode.Velocity}u) != 0u) {
         var v = (p.xyz - prev[k].xyz) * P.invH;
         if (p.w != 0.0) {
-            v = bounce(k, p.xyz, vel[k].xyz, v);
+            v = bounce(k, p.xyz, p.w, vel[k].xyz, v);
         }
         vel[k] = vec4<f32>(v, 0.0);
     }
