@@ -47,7 +47,7 @@ export const flag: Demo = {
         pole.position.y = POLE_HEIGHT / 2;
         const metal = colour(scene, "poleMaterial", new Color3(0.75, 0.75, 0.78));
         pole.material = metal;
-        new PhysicsAggregate(pole, PhysicsShapeType.CYLINDER, { mass: 0, restitution: 0 }, scene);
+        new PhysicsAggregate(pole, PhysicsShapeType.CYLINDER, { mass: 0 }, scene);
         const knob = CreateSphere("knob", { diameter: 0.16 }, scene);
         knob.position.y = POLE_HEIGHT + 0.05;
         knob.material = metal;

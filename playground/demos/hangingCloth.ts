@@ -39,7 +39,7 @@ export const hangingCloth: Demo = {
         const sphere = CreateSphere("sphere", { diameter: 2 * SPHERE_RADIUS, segments: 24 }, scene);
         sphere.position.set(0.15, HEIGHT - 1.0, -SIZE / 2 + SPHERE_RADIUS - 0.2);
         sphere.material = colour(scene, "sphereMaterial", new Color3(0.85, 0.55, 0.2));
-        new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0, friction: 0.5, restitution: 0 }, scene);
+        new PhysicsAggregate(sphere, PhysicsShapeType.SPHERE, { mass: 0, friction: 0.5 }, scene);
 
         const xpbd = new XpbdPlugin(scene, pluginOptions());
         const { mesh, grid } = clothMesh(scene, "cloth", {

@@ -91,8 +91,7 @@ export function createStage(scene: Scene, havok: HavokPhysicsWithBindings, optio
         shadows.addShadowCaster(mesh);
         mesh.onDisposeObservable.addOnce(() => shadows.removeShadowCaster(mesh));
     });
-    // A thick box collider whose top face is the ground plane; no bounce (PhysicsAggregate's default is 0.2), which
-    // also keeps cloth on it within what the WebGPU backend runs.
+    // A thick box collider whose top face is the ground plane; no bounce (PhysicsAggregate's default is 0.2).
     new PhysicsAggregate(ground, PhysicsShapeType.BOX, { mass: 0, friction: 0.8, restitution: 0 }, scene);
     return { scene, camera, shadows, ground };
 }

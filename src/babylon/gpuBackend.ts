@@ -271,7 +271,7 @@ export class GpuBackend {
         if (this._world.softContacts.enabled && impostors.length > 1) {
             return "contacts between impostors (softContacts)";
         }
-        return unsupportedGpuFeature(impostor.body, this._world.colliders);
+        return unsupportedGpuFeature(impostor.body);
     }
 
     private _toGpu(impostor: SoftImpostor, dt: number): void {

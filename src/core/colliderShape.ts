@@ -149,6 +149,19 @@ export class ColliderShape {
     }
 
     /**
+     * A convex hull's outward face planes (nx, ny, nz, offset per plane, collider frame) as {@link query} tests
+     * them, for solvers that evaluate it elsewhere (the WebGPU backend); empty for other kinds. Read only.
+     */
+    public get hullPlanes(): Float64Array {
+        return this._planes;
+    }
+
+    /** A mesh shape's triangles and grid, for solvers that evaluate {@link query} elsewhere; null for other kinds. */
+    public get triangleMesh(): TriangleMeshShape | null {
+        return this._mesh;
+    }
+
+    /**
      * For the point `point[0..2]` (collider frame): the outward unit normal at the closest feature into `out[0..2]`
      * and the signed distance to the surface (negative inside) into `out[3]`. `point[3]` bounds the search for
      * meshes: points farther than that from a mesh report `Infinity`. Inputs and outputs go through arrays so the

@@ -1,6 +1,29 @@
 import { closestPointOnTriangle } from "./closestPointOnTriangle.js";
 
 /**
+ * A triangle mesh's data as {@link TriangleMeshShape.query} reads it, for solvers that evaluate the query elsewhere
+ * (the WebGPU backend). The arrays are the shape's own: read only.
+ */
+export interface TriangleMeshData {
+    /** xyz per vertex (collider frame, m). */
+    readonly positions: Float64Array;
+    /** 3 vertex indices per triangle. */
+    readonly indices: Int32Array;
+    /** Outward unit normal per triangle (zero for a zero-area triangle, which the grid leaves out). */
+    readonly normals: Float64Array;
+    /** The grid's lowest corner (m). */
+    readonly origin: Float64Array;
+    /** Cells along x, y and z. */
+    readonly dims: Int32Array;
+    /** Edge of a cubic cell (m). */
+    readonly cellSize: number;
+    /** Per cell (x fastest, then y, then z) where its triangles start in {@link cellTriangles}; one more at the end. */
+    readonly cellStart: Int32Array;
+    /** The triangles overlapping each cell's bounds, cell after cell. */
+    readonly cellTriangles: Int32Array;
+}
+
+/**
  * A triangle mesh collider (Havok mesh and heightfield shapes): a uniform grid over the triangles answers "closest
  * surface point within reach". A closed mesh (every edge shared by two triangles) is solid: its inside is negative,
  * told by the closest triangle's outward normal. An open mesh is a two-sided sheet: the distance is never negative,
@@ -99,6 +122,20 @@ export class TriangleMeshShape {
             this._cellTriangles[counts[cell] + fill[cell]++] = t;
         });
         this._stamp = new Int32Array(triangleCount);
+    }
+
+    /** The triangles and the grid, as {@link query} reads them. */
+    public get data(): TriangleMeshData {
+        return {
+            positions: this._positions,
+            indices: this._indices,
+            normals: this._normals,
+            origin: this._origin,
+            dims: this._dims,
+            cellSize: this._cellSize,
+            cellStart: this._cellStart,
+            cellTriangles: this._cellTriangles,
+        };
     }
 
     /** See {@link ColliderShape.query}: the distance is Infinity when nothing lies within `point[3]`. */

@@ -22,8 +22,8 @@ import type { XpbdWorldOptions } from "./xpbdWorldOptions.js";
  */
 export const MAX_COORDINATE = 1e12;
 
-/** Approach speed (m/s) under which restitution does not bounce: resting contacts stay at rest. */
-const RESTITUTION_THRESHOLD = 0.2;
+/** Approach speed (m/s) under which restitution does not bounce: resting contacts stay at rest (the WebGPU solver reads it too). */
+export const RESTITUTION_THRESHOLD = 0.2;
 
 /** Throws unless `buffer` is a typed array of the kind `writeContacts` takes for `name` with room for `length` numbers. */
 function contactBuffer(buffer: unknown, length: number, name: "points" | "normals" | "kinds"): void {

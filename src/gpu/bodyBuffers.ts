@@ -1,6 +1,7 @@
 import type { SoftBody } from "../core/index.js";
 import { ConstraintKernel, packParticles, packVectors, type ConstraintRecords } from "./bodyRecords.js";
 import type { SolverPipelines } from "./gpuPipelines.js";
+import { impulseBase } from "./multiplierLayout.js";
 import { DISPATCH_SIZE, PARAMS_SIZE } from "./substepParams.js";
 
 /** WebGPU's buffer usage and map mode flags (the spec's values; the globals may not exist outside a browser). */
@@ -26,8 +27,9 @@ export function createBuffer(device: GPUDevice, data: ArrayBufferView | ArrayBuf
 
 /**
  * One body's buffers on the GPU: the particle state (vec4s: positions with the inverse mass in w, previous
- * positions, velocities), forces, masses, the pin and tether tables, the multipliers, the constraint records of
- * each kernel, the surface triangles for the air, and the dispatch records.
+ * positions, velocities), forces, masses, the pin and tether tables, the multipliers (with the touch records and the
+ * impulse accumulators after them, see `multiplierLayout.ts`), the constraint records of each kernel, the
+ * surface triangles for the air, and the dispatch records.
  */
 export class BodyBuffers {
     public readonly positions: GPUBuffer;
@@ -44,12 +46,9 @@ export class BodyBuffers {
     public readonly tethers: GPUBuffer;
     /** Pin slots' targets (see `PIN_WGSL`). */
     public readonly pins: GPUBuffer;
-    /**
-     * The multipliers ({@link ConstraintRecords.lambdaCount} f32), then, from word {@link impulseBase}, the impulse
-     * accumulators of the dynamic colliders (see `colliderImpulses.ts`; the particle pass has no binding to spare).
-     */
+    /** The multipliers, then the touch records, then the impulse accumulators (layout: `multiplierLayout.ts`). */
     public lambdas: GPUBuffer;
-    /** Word of {@link lambdas} where the impulse accumulators start (16-byte aligned). */
+    /** Word of {@link lambdas} where the impulse accumulators start (16-byte aligned, after the touch records). */
     public readonly impulseBase: number;
     /** Accumulator words {@link lambdas} has room for. */
     private _impulseWords = 0;
@@ -82,8 +81,8 @@ export class BodyBuffers {
         this.info = storage(16 * n, "particle info");
         this.tethers = storage(32 * n, "tethers");
         this.pins = storage(32 * n, "pins");
-        this.impulseBase = Math.ceil(constraints.lambdaCount / 4) * 4;
-        this.lambdas = storage(4 * this.impulseBase, "multipliers");
+        this.impulseBase = impulseBase(constraints.lambdaCount, n);
+        this.lambdas = storage(4 * this.impulseBase, "multipliers and touch records");
         this.triangles = storage(triangles.triangles, "triangles");
         this.triangleForces = storage(Math.max(body.triangles.length / 3, 1) * 16, "triangle forces");
         this.incidence = storage(triangles.incidence, "triangle incidence");
@@ -99,7 +98,7 @@ export class BodyBuffers {
 
     /**
      * Makes room for `words` words of impulse accumulators, zeroed, replacing {@link lambdas} when it is too small (the
-     * multipliers need not be kept: every substep starts them at zero). Returns whether it was replaced, so that bind
+     * multipliers and touch records need not be kept: every substep starts them at zero, and ends with none). Returns whether it was replaced, so that bind
      * groups that use it must be rebuilt.
      */
     public reserveImpulseWords(words: number): boolean {
@@ -111,7 +110,7 @@ export class BodyBuffers {
             this._device,
             4 * (this.impulseBase + words),
             STORAGE | COPY_DST | COPY_SRC,
-            "multipliers and impulse accumulators",
+            "multipliers, touch records and impulse accumulators",
         );
         this._impulseWords = words;
         return true;

@@ -1,11 +1,13 @@
-import { Collider, ColliderMotion, ColliderShapeKind, SubstepContext, type SoftBody } from "../core/index.js";
+import { Collider, ColliderMotion, ColliderShapeKind, SubstepContext, type ColliderShape, type SoftBody } from "../core/index.js";
 import { kernelOf } from "./bodyRecords.js";
 import { ACCUMULATOR_WORDS } from "./colliderImpulses.js";
-import { POSE_VEC4S, SHAPE_VEC4S } from "./particlePassShader.js";
+import { SHAPE_VEC4S } from "./colliderShapesShader.js";
+import { POSE_VEC4S } from "./particlePassShader.js";
 
 /**
  * The world's colliders as the GPU reads them: one slot per shape (as the core's broad phase), each with a shape
- * record written once per collider list, and a pose record per substep written every step. A pose is where the
+ * record written once per collider list (with, after the records, the planes of convex hulls and the triangles and
+ * grids of meshes), and a pose record per substep written every step. A pose is where the
  * core's step would have the collider during that substep: the pose the step starts from, advanced by the
  * collider's velocities substep by substep (the collider objects themselves are not moved: the world or the host
  * owns them).
@@ -15,7 +17,7 @@ export class ColliderRecords {
     public readonly slotColliders: Collider[] = [];
     /** The dynamic colliders, in the order of their impulse accumulators (see `colliderImpulses.ts`). */
     public readonly dynamicColliders: Collider[] = [];
-    /** Shape records, {@link SHAPE_VEC4S} vec4s per slot. */
+    /** Shape records, {@link SHAPE_VEC4S} vec4s per slot, then the hulls' and meshes' data (see `shapeBlock`). */
     public readonly shapes: Float32Array;
     /** Pose records, {@link POSE_VEC4S} vec4s per slot and substep (filled by {@link writePoses}). */
     public poses: Float32Array = new Float32Array(0);
@@ -25,7 +27,7 @@ export class ColliderRecords {
     private readonly _parameters = new Float64Array(19);
     private readonly _context = new SubstepContext();
 
-    /** @param colliders - the world's colliders; their shapes must be analytic (see `unsupportedGpuFeature`) */
+    /** @param colliders - the world's colliders, with shapes of any kind (layout: `SHAPES_WGSL`) */
     public constructor(public readonly colliders: readonly Collider[]) {
         for (const collider of colliders) {
             for (let s = 0; s < collider.shapes.length; s++) {
@@ -35,24 +37,46 @@ export class ColliderRecords {
                 this.dynamicColliders.push(collider);
             }
         }
-        this.shapes = new Float32Array(Math.max(this.slotColliders.length, 1) * SHAPE_VEC4S * 4);
+        const shapes = colliders.flatMap((collider) => collider.shapes);
+        // The data blocks of hulls and meshes, and the vec4 index where each starts (after every record).
+        const blocks = shapes.map(shapeBlock);
+        const blockBase: number[] = [];
+        let next = Math.max(shapes.length, 1) * SHAPE_VEC4S;
+        for (const block of blocks) {
+            blockBase.push(next);
+            next += block.length / 4;
+        }
+        this.shapes = new Float32Array(next * 4);
         const words = new Uint32Array(this.shapes.buffer);
         const p = this._parameters;
-        let slot = 0;
-        for (const collider of colliders) {
-            for (const shape of collider.shapes) {
-                const o = slot * SHAPE_VEC4S * 4;
-                words[o] = shape.kind;
-                words[o + 1] = shape.twoSided ? 1 : 0;
+        shapes.forEach((shape, slot) => {
+            const o = slot * SHAPE_VEC4S * 4;
+            words[o] = shape.kind;
+            words[o + 1] = shape.twoSided ? 1 : 0;
+            this.shapes.set(blocks[slot], blockBase[slot] * 4);
+            const mesh = shape.triangleMesh;
+            if (shape.kind === ColliderShapeKind.ConvexHull) {
+                // 1: where the planes start (vec4 index) and how many.
+                words[o + 4] = blockBase[slot];
+                words[o + 5] = shape.hullPlanes.length / 4;
+            } else if (mesh !== null) {
+                // 1: the grid's origin and cell size; 2: cells per axis and where the triangles start (vec4 index);
+                // 3: the word indices of the cell starts and of the cells' triangle lists.
+                const grid = mesh.data;
+                const triangles = grid.indices.length / 3;
+                this.shapes.set([grid.origin[0], grid.origin[1], grid.origin[2], grid.cellSize], o + 4);
+                words.set([grid.dims[0], grid.dims[1], grid.dims[2], blockBase[slot]], o + 8);
+                const cellStartWord = (blockBase[slot] + 4 * triangles) * 4;
+                words.set([cellStartWord, cellStartWord + vec4Words(grid.cellStart.length)], o + 12);
+            } else {
                 shape.writeParameters(p);
                 // 1: a and the radius (the offset of a plane); 2: b; 3: the centre; 4–6: the box rotation's rows.
                 this.shapes.set([p[0], p[1], p[2], p[6], p[3], p[4], p[5], 0, p[7], p[8], p[9], 0], o + 4);
                 for (let row = 0; row < 3; row++) {
                     this.shapes.set([p[10 + 3 * row], p[11 + 3 * row], p[12 + 3 * row], 0], o + 16 + 4 * row);
                 }
-                slot++;
             }
-        }
+        });
     }
 
     /**
@@ -81,11 +105,11 @@ export class ColliderRecords {
 
     /**
      * Fills {@link poses} for the `substeps` substeps of a step of length `dt`, for `body`'s collision filter and
-     * friction: per slot its position and rotation, centre of mass, velocities, the combined friction coefficients
-     * (geometric means, as the core) and whether the body collides with it at all; for a dynamic collider its
-     * accumulator's first word (from `accumulatorBase`, the word the accumulators start at) and its fixed-point
-     * `scales` (linear and angular per dynamic collider). A dynamic collider moves as a kinematic one within the
-     * step: with its velocities at the step's start (the impulses reach its host after the step).
+     * friction and restitution: per slot its position and rotation, centre of mass, velocities, the combined friction
+     * coefficients (geometric means, as the core), the restitution and whether the body collides with it at all; for
+     * a dynamic collider its accumulator's first word (from `accumulatorBase`, the word the accumulators start at) and
+     * its fixed-point `scales` (linear and angular per dynamic collider). A dynamic collider moves as a kinematic one
+     * within the step: with its velocities at the step's start (the impulses reach its host after the step).
      */
     public writePoses(body: SoftBody, dt: number, substeps: number, accumulatorBase: number, scales: Float64Array): void {
         const slots = this.slotColliders.length;
@@ -112,6 +136,8 @@ export class ColliderRecords {
             const collides = (collider.membership & body.collideWith) !== 0 && (collider.collideWith & body.membership) !== 0;
             const staticFriction = Math.sqrt(body.staticFriction * collider.friction);
             const kineticFriction = Math.sqrt(body.kineticFriction * collider.friction);
+            // As `ParticleContacts.applyRestitution`: the livelier of the two.
+            const restitution = Math.max(body.restitution, collider.restitution);
             for (let s = 0; s < substeps; s++) {
                 if (collider.motion !== ColliderMotion.Static) {
                     scratch._integrate(context);
@@ -132,6 +158,7 @@ export class ColliderRecords {
                     poses[o + 3] = staticFriction;
                     poses[o + 7] = kineticFriction;
                     poses[o + 11] = collides ? 1 : 0;
+                    poses[o + 15] = restitution;
                     poses[o + 19] = linearScale;
                     poses[o + 23] = angularScale;
                     poses[o + 27] = accumulator;
@@ -145,33 +172,50 @@ export class ColliderRecords {
     }
 }
 
-/** Shape kinds the GPU's contact kernel evaluates. */
-const GPU_SHAPES = new Set([
-    ColliderShapeKind.Plane,
-    ColliderShapeKind.Sphere,
-    ColliderShapeKind.Box,
-    ColliderShapeKind.Capsule,
-    ColliderShapeKind.Cylinder,
-]);
-
-/** Names of the shape kinds the GPU lacks, for messages. */
-const SHAPE_NAMES: Partial<Record<ColliderShapeKind, string>> = {
-    [ColliderShapeKind.ConvexHull]: "convex hull colliders",
-    [ColliderShapeKind.Mesh]: "triangle mesh colliders",
-};
+/** Words a list of `count` u32 takes, padded to whole vec4s. */
+function vec4Words(count: number): number {
+    return Math.ceil(count / 4) * 4;
+}
 
 /**
- * The first feature of `body` or `colliders` that the WebGPU solver does not have yet, named for a message, or null
- * when the GPU can simulate them. Missing today: convex hull and triangle mesh shapes, restitution, self-collision,
- * attachments to colliders (ropes tied to bodies). Dynamic colliders are coupled one step late (see docs/webgpu.md):
- * the caller decides where that is not good enough (the plugin moves a soft body that a dynamic body rests on to
- * the CPU). What the GPU does differently without changing the motion (no sleep, no statistics or events) is not a
- * missing feature: see docs/webgpu.md.
+ * What a shape keeps after the records, in vec4s (nothing for the analytic kinds): a convex hull's planes (normal,
+ * offset); a mesh's triangles (corners a, b, c and the outward normal, 4 vec4s each), then its grid's cell starts and
+ * the cells' triangle lists (u32 words, each list padded to whole vec4s), as `TriangleMeshShape.query` reads them.
  */
-export function unsupportedGpuFeature(body: SoftBody, colliders: readonly Collider[]): string | null {
-    if (body.restitution > 0) {
-        return "restitution";
+function shapeBlock(shape: ColliderShape): Float32Array {
+    if (shape.kind === ColliderShapeKind.ConvexHull) {
+        return Float32Array.from(shape.hullPlanes);
     }
+    const mesh = shape.triangleMesh;
+    if (mesh === null) {
+        return new Float32Array(0);
+    }
+    const { positions, indices, normals, cellStart, cellTriangles } = mesh.data;
+    const triangles = indices.length / 3;
+    const block = new Float32Array(16 * triangles + vec4Words(cellStart.length) + vec4Words(cellTriangles.length));
+    for (let t = 0; t < triangles; t++) {
+        for (let corner = 0; corner < 3; corner++) {
+            const v = 3 * indices[3 * t + corner];
+            block.set([positions[v], positions[v + 1], positions[v + 2]], 16 * t + 4 * corner);
+        }
+        block.set([normals[3 * t], normals[3 * t + 1], normals[3 * t + 2]], 16 * t + 12);
+    }
+    const words = new Uint32Array(block.buffer);
+    words.set(cellStart, 16 * triangles);
+    words.set(cellTriangles, 16 * triangles + vec4Words(cellStart.length));
+    return block;
+}
+
+/**
+ * The first feature of `body` that the WebGPU solver does not have yet, named for a message, or null when the GPU
+ * can simulate it (with colliders of every shape and motion, bouncing or not). Missing today: self-collision,
+ * attachments to colliders (ropes tied to bodies), level of detail, and constraint kinds without a kernel (shape
+ * matching, gas pressure). Dynamic colliders are coupled one step late (see docs/webgpu.md): the caller decides where
+ * that is not good enough (the plugin moves a soft body that a dynamic body rests on to the CPU). What the GPU does
+ * differently without changing the motion (no sleep, no statistics or events) is not a missing feature: see
+ * docs/webgpu.md.
+ */
+export function unsupportedGpuFeature(body: SoftBody): string | null {
     if (body.selfCollision) {
         return "self-collision";
     }
@@ -180,16 +224,6 @@ export function unsupportedGpuFeature(body: SoftBody, colliders: readonly Collid
     }
     if (body.substeps > 0 || body.holdAsleep) {
         return "level of detail (SoftBody.substeps, holdAsleep)";
-    }
-    for (const collider of colliders) {
-        if (collider.restitution > 0) {
-            return "restitution";
-        }
-        for (const shape of collider.shapes) {
-            if (!GPU_SHAPES.has(shape.kind)) {
-                return SHAPE_NAMES[shape.kind] ?? `collider shape kind ${shape.kind}`;
-            }
-        }
     }
     for (const set of body.constraintSets) {
         if (kernelOf(set) === null) {

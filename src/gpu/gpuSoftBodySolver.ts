@@ -21,7 +21,8 @@ import { WORKGROUP_SIZE } from "./predictShader.js";
 /**
  * One soft body simulated on a WebGPU device: the same substep loop as {@link XpbdWorld.step} (prediction with
  * gravity, external and aerodynamic forces, weight-1 pins on their moving targets; per pass tethers, the constraint
- * sets colour batch by colour batch, soft pins and collider contacts with friction; velocities; deformation damping),
+ * sets colour batch by colour batch, soft pins and collider contacts with friction; velocities and restitution;
+ * deformation damping),
  * in f32, in one command buffer per step. Inside a step nothing waits for the GPU: the step writes its uniforms and
  * collider poses, encodes every dispatch and submits. Positions come back only when asked ({@link readPositions}).
  *
@@ -32,10 +33,10 @@ import { WORKGROUP_SIZE } from "./predictShader.js";
  * are not updated by the GPU steps, except the pin targets' bookkeeping.
  *
  * Dynamic colliders are coupled one step late: within a step they move as kinematic ones, and the impulses the body
- * puts on them are summed on the GPU (deterministic fixed-point atomics) and read back asynchronously for the host
- * to apply ({@link consumeColliderImpulses}). Not yet on the GPU (see docs/webgpu.md): restitution, convex hull and
- * mesh colliders ({@link unsupportedGpuFeature} names them, and construction refuses them), sleep, statistics and
- * events.
+ * puts on them (contacts and bounces) are summed on the GPU (deterministic fixed-point atomics) and read back
+ * asynchronously for the host to apply ({@link consumeColliderImpulses}). Not yet on the GPU (see docs/webgpu.md):
+ * self-collision, attachments ({@link unsupportedGpuFeature} names them, and construction refuses them), sleep,
+ * statistics and events.
  */
 export class GpuSoftBodySolver {
     /** Steps taken. */
@@ -132,7 +133,7 @@ export class GpuSoftBodySolver {
         if (world.bodies.includes(body)) {
             throw new Error("the body is in the world, which would step it on the CPU as well: keep it out of the world");
         }
-        const missing = unsupportedGpuFeature(body, world.colliders);
+        const missing = unsupportedGpuFeature(body);
         if (missing !== null) {
             throw new Error(`the WebGPU solver does not support ${missing} yet`);
         }
@@ -160,7 +161,7 @@ export class GpuSoftBodySolver {
             body._rebuildPins();
             this._uploadPins();
         }
-        const missing = unsupportedGpuFeature(body, world.colliders);
+        const missing = unsupportedGpuFeature(body);
         if (missing !== null) {
             throw new Error(`the WebGPU solver does not support ${missing} yet`);
         }
