@@ -28,9 +28,10 @@ import type { XpbdWorldOptions } from "./xpbdWorldOptions.js";
 
 /**
  * The replay format this build writes (and the only one it reads): 2 added shape matching to the body scalars, 3
- * self-collision, 4 the gas (pressure), 5 the level of detail (`SoftBody.substeps`, `SoftBody.holdAsleep`).
+ * self-collision, 4 the gas (pressure), 5 the level of detail (`SoftBody.substeps`, `SoftBody.holdAsleep`), 6 the
+ * strain limit (`SoftBody.strainLimit`).
  */
-export const REPLAY_FORMAT_VERSION = 5;
+export const REPLAY_FORMAT_VERSION = 6;
 
 /** What a patch changes. */
 export enum ReplayTarget {

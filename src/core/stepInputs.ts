@@ -12,7 +12,7 @@ import type { SoftBody } from "./softBody.js";
 import type { XpbdWorld } from "./xpbdWorld.js";
 
 /** How a scalar is checked when it is read from a replay. */
-type ScalarKind = "nonNegative" | "positive" | "flag" | "mask" | "overOne" | "finite" | "count";
+type ScalarKind = "nonNegative" | "positive" | "flag" | "mask" | "overOne" | "limit" | "finite" | "count";
 
 /** A body's scalars: its options as the solver reads them. */
 const BODY_SCALARS: readonly [string, ScalarKind, (b: SoftBody) => number, (b: SoftBody, v: number) => void][] = [
@@ -38,6 +38,7 @@ const BODY_SCALARS: readonly [string, ScalarKind, (b: SoftBody) => number, (b: S
     ["membership", "mask", (b) => b.membership >>> 0, (b, v) => (b.membership = v)],
     ["collideWith", "mask", (b) => b.collideWith >>> 0, (b, v) => (b.collideWith = v)],
     ["overStretchRatio", "overOne", (b) => b.overStretchRatio, (b, v) => (b.overStretchRatio = v)],
+    ["strainLimit", "limit", (b) => b.strainLimit, (b, v) => (b.strainLimit = v)],
     ["dragCoefficient", "nonNegative", (b) => b.dragCoefficient, (b, v) => (b.dragCoefficient = v)],
     ["liftCoefficient", "nonNegative", (b) => b.liftCoefficient, (b, v) => (b.liftCoefficient = v)],
     ["windScale", "nonNegative", (b) => b.windScale, (b, v) => (b.windScale = v)],
@@ -200,7 +201,14 @@ function checkScalar(name: string, kind: ScalarKind, value: number, where: strin
               : kind === "count"
                 ? Number.isInteger(value) && value >= 0
                 : Number.isFinite(value) &&
-                  (kind === "finite" || (kind === "nonNegative" ? value >= 0 : kind === "positive" ? value > 0 : value > 1));
+                  (kind === "finite" ||
+                      (kind === "nonNegative"
+                          ? value >= 0
+                          : kind === "positive"
+                            ? value > 0
+                            : kind === "limit"
+                              ? value === 0 || value > 1
+                              : value > 1));
     if (!ok) {
         throw new XpbdDataError(
             "invalid",

@@ -22,6 +22,7 @@ function record(scene: SnapshotScene, steps = STEPS, c: typeof core = core): cor
         scene.drive(s);
         if (s === 100) {
             scene.cloth.damping = 3;
+            scene.cloth.strainLimit = 1.001;
             scene.napkin.setPinWeight(0, 1);
         }
         recorder.beforeStep(1 / 60);
