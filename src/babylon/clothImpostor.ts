@@ -35,8 +35,9 @@ export interface ClothImpostorOptions extends SoftImpostorOptions {
      * loads the solver cannot carry within a substep (a cape on a pin moving at 10 m/s: ×1.29 without it at the
      * default quality, ×1.09 with it). The end farther from the pins moves; contacts keep the final say. Only while
      * `stretchStiffness` is 1: a stretchy fabric stretches as its stiffness says. 0 turns it off; otherwise finite
-     * and greater than 1. Ignored by a cloth that tears. Change it later on `body.strainLimit`. Default 1.08 (0 in
-     * defaults versions 1 and 2). On the WebGPU backend a cloth that comes near its limit runs on the CPU.
+     * and greater than 1. Ignored by a cloth that tears. Change it later with {@link ClothImpostor.strainLimit}.
+     * Default 1.08 (0 in defaults versions 1 and 2). On the WebGPU backend a cloth that comes past its limit runs on
+     * the CPU.
      */
     strainLimit?: number;
     /** Render vertex indices pinned with weight 1 where they are (change later with `setPinWeight` / `pinTo`). Default none. */
@@ -222,6 +223,18 @@ export class ClothImpostor extends SoftImpostor {
     }
 
     /**
+     * The strain limit (edge length / rest length; 0 off): see {@link ClothImpostorOptions.strainLimit}. Takes effect
+     * at the next step.
+     * @throws RangeError for a value that is neither 0 nor a finite ratio greater than 1
+     */
+    public get strainLimit(): number {
+        return this.body.strainLimit;
+    }
+    public set strainLimit(value: number) {
+        this.body.strainLimit = strainLimitValue(value, "ClothImpostor: strainLimit");
+    }
+
+    /**
      * Per render vertex, the vertex of the mesh as built that it descends from: itself, or for a vertex added by a
      * tear, the one it was split from. Null for a cloth that never tears (every vertex is its own).
      */
@@ -293,7 +306,7 @@ export class ClothImpostor extends SoftImpostor {
         const kind: Partial<SoftImpostorOptionValues> = {
             shearStiffness: this.shearStiffness,
             bendStiffness: this.bendStiffness,
-            strainLimit: this.body.strainLimit,
+            strainLimit: this.strainLimit,
         };
         if (tearing) {
             kind.tearRatio = tearing.tearRatio;

@@ -87,11 +87,18 @@ describe("fast pins", () => {
         expect(peak).toBeLessThanOrEqual(1.1);
     });
 
-    it("refuses a strain limit that is neither 0 nor a finite ratio above 1", () => {
+    it("refuses a strain limit that is neither 0 nor a finite ratio above 1, when built and when set later", () => {
         const xpbd = new XpbdPlugin(h.scene);
         const mesh = CreateGround("cloth", { width: 1, height: 1, subdivisions: 2 }, h.scene);
         expect(() => new ClothImpostor(mesh, { strainLimit: 1 }, xpbd)).toThrow(
             "ClothImpostor: strainLimit must be 0 (off) or a finite edge ratio greater than 1, got 1",
         );
+        const cloth = new ClothImpostor(mesh, {}, xpbd);
+        expect(() => (cloth.strainLimit = 0.5)).toThrow(
+            "ClothImpostor: strainLimit must be 0 (off) or a finite edge ratio greater than 1, got 0.5",
+        );
+        cloth.strainLimit = 1.2;
+        expect(cloth.body.strainLimit).toBe(1.2);
+        expect(cloth.getOptions().strainLimit).toBe(1.2);
     });
 });
