@@ -135,8 +135,8 @@ export class SoftBody {
     /** Over-stretch event threshold (edge ratio). */
     public overStretchRatio: number;
     /**
-     * Strain limit (edge ratio; 0 off): see {@link SoftBodyOptions.strainLimit}. Assign 0 or a finite ratio greater than 1; a
-     * body that tears ignores it.
+     * Strain limit (edge ratio; 0 off): see {@link SoftBodyOptions.strainLimit}. Assign 0 or a finite ratio greater
+     * than 1; a body that tears ignores it.
      */
     public strainLimit: number;
     /** The strain limiter's levels and edge order; null for a body that tears. @internal */

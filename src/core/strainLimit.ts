@@ -13,9 +13,9 @@ export function strainLimitActive(body: SoftBody): boolean {
 
 /**
  * Strain limiting (`SoftBodyOptions.strainLimit`): late in a substep's last pass (before the soft pins and the
- * contacts, which keep the final say), no stretch edge stays longer than the limit × its rest length. Under a load the passes cannot carry in one substep (a cape on a pin moving at 10 m/s drags
- * the air at 60 N, 20 times its weight), Gauss–Seidel leaves the edges next to the pins stretched by 30%; this one
- * sweep takes that back.
+ * contacts, which keep the final say), no stretch edge stays longer than the limit × its rest length. Under a load
+ * the passes cannot carry in one substep (a cape on a pin moving at 10 m/s drags the air at 60 N, 20 times its
+ * weight), Gauss–Seidel leaves the edges next to the pins stretched by 30%; this one sweep takes that back.
  *
  * The edges are visited by their distance in edges from the weight-1 pins (the level of their nearer end), and an
  * edge whose ends lie at different levels moves only its far end, as if the near end were pinned: a shortened edge is

@@ -449,9 +449,10 @@ export class XpbdWorld {
     }
 
     /**
-     * Pass `pass` (from 0) of one body's solve: tethers, every constraint set, tethers again, in the last pass the strain
-     * limit, then soft pins and contacts with the colliders. A substep runs {@link iterations} iterations of two passes each; the symmetric sets
-     * (bending) go front to back in the first pass and back to front in the second (see `ConstraintSet.symmetric`).
+     * Pass `pass` (from 0) of one body's solve: tethers, every constraint set, tethers again, in the last pass the
+     * strain limit, then soft pins and contacts with the colliders. A substep runs {@link iterations} iterations of two
+     * passes each; the symmetric sets (bending) go front to back in the first pass and back to front in the second
+     * (see `ConstraintSet.symmetric`).
      * Tethers carry the load of the whole cloth to the pins in one projection, so bracketing each pass with them is the
      * cheapest way to less stretch. A later pass opens with them only when the body has soft pins, or the world colliders
      * or soft contacts, which move particles after the previous pass closed with tethers: held contacts need the tethers taut first (without
