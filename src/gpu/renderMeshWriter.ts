@@ -97,6 +97,7 @@ export class GpuRenderMeshWriter {
     private readonly _data = new ArrayBuffer(RENDER_PARAMS_SIZE);
     private readonly _matrix = new Float32Array(this._data, 0, 16);
     private _disposed = false;
+    private readonly _device: GPUDevice;
 
     /**
      * @param device - the device of the body's buffers; `GpuSoftBodySolver.compile(device)` must have settled
@@ -108,14 +109,15 @@ export class GpuRenderMeshWriter {
      * @throws Error when the kernels are not compiled for `device` or an output buffer is too small or not storage
      */
     public constructor(
-        private readonly _device: GPUDevice,
+        device: GPUDevice,
         particlePositions: GPUBuffer,
         particleCount: number,
         mapping: RenderMeshMapping,
         positions: GPUBuffer,
         normals: GPUBuffer,
     ) {
-        const pipelines = compiledSolverPipelines(_device);
+        this._device = device;
+        const pipelines = compiledSolverPipelines(device);
         if (!pipelines) {
             throw new Error(
                 "GpuRenderMeshWriter: the solver's kernels are not compiled for this device yet: await GpuSoftBodySolver.compile(device)",
@@ -136,16 +138,16 @@ export class GpuRenderMeshWriter {
         const tables = packRenderMesh(mapping, particleCount);
         this.vertexCount = n;
         this._pipeline = pipelines.renderMesh;
-        this._params = createBuffer(_device, RENDER_PARAMS_SIZE, UNIFORM | COPY_DST, "render params");
+        this._params = createBuffer(device, RENDER_PARAMS_SIZE, UNIFORM | COPY_DST, "render params");
         this._tables = [
-            createBuffer(_device, tables.vertices, STORAGE | COPY_DST, "render vertices"),
-            createBuffer(_device, tables.adjacency, STORAGE | COPY_DST, "render adjacency"),
-            createBuffer(_device, tables.triangles, STORAGE | COPY_DST, "render triangles"),
+            createBuffer(device, tables.vertices, STORAGE | COPY_DST, "render vertices"),
+            createBuffer(device, tables.adjacency, STORAGE | COPY_DST, "render adjacency"),
+            createBuffer(device, tables.triangles, STORAGE | COPY_DST, "render triangles"),
         ];
         new Uint32Array(this._data, 64, 1)[0] = n;
         new Float32Array(this._data, 68, 1)[0] = mapping.normalSign < 0 ? -1 : 1;
         const resources = [this._params, particlePositions, ...this._tables, positions, normals];
-        this._group = _device.createBindGroup({
+        this._group = device.createBindGroup({
             label: "xpbd render mesh",
             layout: pipelines.layouts.render,
             entries: resources.map((buffer, binding) => ({ binding, resource: { buffer } })),
