@@ -168,14 +168,14 @@ describe("playground on WebGPU", () => {
         expect(steps).toBeGreaterThanOrEqual(40);
         expect(reads).toBeLessThanOrEqual(Math.ceil(steps / 6) + 1);
 
-        // A feature the GPU lacks (restitution) sends the cloth to the CPU: ordinary vertex buffers again, drawn from
+        // A feature the GPU lacks (self-collision) sends the cloth to the CPU: ordinary vertex buffers again, drawn from
         // where the GPU left it; without it the cloth goes back to the GPU and to GPU buffers.
-        const restitution = (value: number): Promise<void> =>
-            demo.page.evaluate((r) => void (window.__playground.demo!.handle.xpbd.impostors[0].body.restitution = r), value);
-        await restitution(0.2);
+        const selfCollision = (on: boolean): Promise<void> =>
+            demo.page.evaluate((value) => void (window.__playground.demo!.handle.xpbd.impostors[0].body.selfCollision = value), on);
+        await selfCollision(true);
         await waitForFrames(demo.page, 3);
         const onCpu = await read();
-        await restitution(0);
+        await selfCollision(false);
         await waitForFrames(demo.page, 3);
         const back = await read();
         console.log(`on the CPU: lowest vertex ${onCpu.lowest.toFixed(3)} m; back on the GPU: ${back.lowest.toFixed(3)} m`);
