@@ -107,6 +107,7 @@ export class StrainLimit {
         const edges = this._stretch.indices;
         const rest = this._stretch.restLengths;
         const levels = this.levels;
+        const unreached = levels.length;
         const order = this._order;
         for (let k = 0; k < order.length; k++) {
             const c = order[k];
@@ -122,11 +123,11 @@ export class StrainLimit {
             if (length2 <= max * max) {
                 continue;
             }
-            const la = levels[pa];
-            const lb = levels[pb];
-            // The nearer end stays; unreached particles (−1) are never nearer than reached ones.
-            const wa = lb >= 0 && (la < 0 || la > lb) ? inverseMasses[pa] : la === lb ? inverseMasses[pa] : 0;
-            const wb = la >= 0 && (lb < 0 || lb > la) ? inverseMasses[pb] : la === lb ? inverseMasses[pb] : 0;
+            // The nearer end stays; an unreached particle (−1) ranks behind every reached one.
+            const la = levels[pa] < 0 ? unreached : levels[pa];
+            const lb = levels[pb] < 0 ? unreached : levels[pb];
+            const wa = la < lb ? 0 : inverseMasses[pa];
+            const wb = lb < la ? 0 : inverseMasses[pb];
             const weights = wa + wb;
             if (weights === 0) {
                 continue;
@@ -142,9 +143,10 @@ export class StrainLimit {
         }
     }
 
+    /** The level of the nearer end of edge `c`, `unreached` where no pin reaches either end. */
     private _edgeLevel(edges: Int32Array, c: number, unreached: number): number {
         const la = this.levels[edges[2 * c]];
         const lb = this.levels[edges[2 * c + 1]];
-        return la < 0 ? (lb < 0 ? unreached : lb) : lb < 0 ? la : Math.min(la, lb);
+        return Math.min(la < 0 ? unreached : la, lb < 0 ? unreached : lb);
     }
 }
