@@ -18,6 +18,7 @@ import {
     type ClothTearing,
 } from "../core/index.js";
 import { applyWeldBinding, buildClothTopology, TearBinding, type ClothTopologyReport, type TearBindingChange } from "../meshing/index.js";
+import type { GpuDrawable } from "./gpuDrawnMesh.js";
 import { readMeshData } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
 import { SoftImpostor } from "./softImpostor.js";
@@ -288,8 +289,8 @@ export class ClothImpostor extends SoftImpostor {
     }
 
     /** The render mesh's writer: its vertices are particles, which the WebGPU backend can draw from GPU buffers. @internal */
-    public override _gpuDrawableMesh(): RenderMeshSync {
-        return this._renderMesh;
+    public override _gpuDrawableMesh(): GpuDrawable {
+        return { sync: this._renderMesh, vertices: { vertexToParticle: this.vertexToParticle } };
     }
 
     /** Returns "ClothImpostor". */

@@ -301,14 +301,14 @@ export class GpuBackend {
         this._step(impostor, gpu, dt);
     }
 
-    /** Draws the impostor's mesh from GPU buffers where it can be (a cloth on the engine's device), else null. */
+    /** Draws the impostor's mesh from GPU buffers where it can be (a cloth or a soft body on the engine's device), else null. */
     private _draw(impostor: SoftImpostor, solver: GpuSoftBodySolver): GpuDrawnMesh | null {
-        const sync = impostor._gpuDrawableMesh();
-        if (this._engine === null || sync === null) {
+        const drawable = impostor._gpuDrawableMesh();
+        if (this._engine === null || drawable === null) {
             return null;
         }
         try {
-            return new GpuDrawnMesh(this._engine, sync, impostor.vertexToParticle, solver);
+            return new GpuDrawnMesh(this._engine, drawable, solver);
         } catch (error) {
             Logger.Warn(
                 `XpbdPlugin: mesh "${impostor.mesh.name}" cannot be drawn from GPU buffers (${String(error)}); it is drawn from read-backs`,

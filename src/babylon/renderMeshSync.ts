@@ -10,7 +10,7 @@ import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { computeVertexNormals, weldVertices } from "../meshing/index.js";
-import type { RenderMeshMapping } from "../gpu/index.js";
+import type { RenderMeshMapping, RenderVertexBinding } from "../gpu/index.js";
 import type { MeshData } from "./meshData.js";
 
 /** What writes a mesh's positions and normals on the GPU (`GpuRenderMeshWriter`), given its inverse world matrix. */
@@ -131,13 +131,13 @@ export class RenderMeshSync {
     }
 
     /**
-     * The mapping from particles to this mesh's vertices, for a GPU writer (`GpuRenderMeshWriter`): the vertices'
-     * particles, the smoothing groups and the normals' sign, as {@link update} uses them.
-     * @param vertexToParticle - render vertex → particle (the impostor's)
+     * The mapping from particles to this mesh's vertices, for a GPU writer (`GpuRenderMeshWriter`): where the vertices
+     * are, the smoothing groups and the normals' sign, as {@link update} uses them.
+     * @param vertices - how the impostor places the render vertices (its weld map, or its tet binding)
      */
-    public gpuMapping(vertexToParticle: Int32Array): RenderMeshMapping {
+    public gpuMapping(vertices: RenderVertexBinding): RenderMeshMapping {
         return {
-            vertexToParticle,
+            vertices,
             normalSource: this._normalSource,
             triangles: this._smoothIndices,
             normalSign: this._normalSign,

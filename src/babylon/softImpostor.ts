@@ -15,7 +15,7 @@ import { applyLodLevel, checkLodOptions, chooseLodLevel, XpbdLodLevel, type Xpbd
 import { PinDriver, type PinTarget } from "./pinTargets.js";
 import type { XpbdPlugin } from "./xpbdPlugin.js";
 import type { XpbdBackend } from "./gpuBackend.js";
-import type { RenderMeshSync } from "./renderMeshSync.js";
+import type { GpuDrawable } from "./gpuDrawnMesh.js";
 import type { ImpostorStiffness, ResolvedSoftImpostorOptions, SoftImpostorKind } from "./softImpostorOptions.js";
 import { SoftImpostorProperties } from "./softImpostorProperties.js";
 
@@ -425,10 +425,10 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
     }
 
     /**
-     * The render writer the WebGPU backend may hand to the GPU (`RenderMeshSync.drawFromGpu`: render vertices that
-     * are particles), or null where the CPU writes the mesh from read-backs (soft bodies, ropes). @internal
+     * The render mesh the WebGPU backend may draw from GPU buffers (`GpuDrawnMesh`: a cloth's, a soft body's with
+     * tets), or null where the CPU writes the mesh from read-backs (ropes). @internal
      */
-    public _gpuDrawableMesh(): RenderMeshSync | null {
+    public _gpuDrawableMesh(): GpuDrawable | null {
         return null;
     }
 

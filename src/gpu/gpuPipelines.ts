@@ -50,7 +50,16 @@ const LAYOUTS = {
         "storage",
     ],
     damping: ["uniform", "read-only-storage", "storage", "read-only-storage", "storage"],
-    render: ["fixed-uniform", "read-only-storage", "read-only-storage", "read-only-storage", "read-only-storage", "storage", "storage"],
+    render: [
+        "fixed-uniform",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "storage",
+        "storage",
+    ],
 } satisfies Record<string, Binding[]>;
 
 /** A kernel family's layout name. */
@@ -67,8 +76,10 @@ export interface SolverPipelines {
     readonly gatherForces: GPUComputePipeline;
     readonly rigidMotion: GPUComputePipeline;
     readonly dampDeformation: GPUComputePipeline;
-    /** Writes a render mesh's positions and normals (see `renderMeshShader.ts`). */
-    readonly renderMesh: GPUComputePipeline;
+    /** Writes a render mesh's positions (see `renderMeshShader.ts`). */
+    readonly renderPositions: GPUComputePipeline;
+    /** Writes a render mesh's normals from the positions written (see `renderMeshShader.ts`). */
+    readonly renderNormals: GPUComputePipeline;
 }
 
 /** Each device's kernels, compiled once and shared by every body on it. */
@@ -138,7 +149,8 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         gatherForces,
         rigidMotion,
         dampDeformation,
-        renderMesh,
+        renderPositions,
+        renderNormals,
     ] = await Promise.all([
         pipeline("predict", PREDICT_WGSL, "predict", "predict"),
         pipeline("predict", PREDICT_WGSL, "setInverseMasses", "inverse masses"),
@@ -151,7 +163,8 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("aerodynamics", AERODYNAMICS_WGSL, "gatherForces", "gather forces"),
         pipeline("damping", DAMPING_WGSL, "rigidMotion", "rigid motion"),
         pipeline("damping", DAMPING_WGSL, "dampDeformation", "damp deformation"),
-        pipeline("render", RENDER_MESH_WGSL, "main", "render mesh"),
+        pipeline("render", RENDER_MESH_WGSL, "positions", "render positions"),
+        pipeline("render", RENDER_MESH_WGSL, "normals", "render normals"),
     ]);
     return {
         layouts,
@@ -168,7 +181,8 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         gatherForces,
         rigidMotion,
         dampDeformation,
-        renderMesh,
+        renderPositions,
+        renderNormals,
     };
 }
 

@@ -8,4 +8,10 @@ export { unsupportedGpuFeature } from "./colliderRecords.js";
 export type { StepImpulses } from "./colliderImpulses.js";
 export { colourBatches } from "./colourBatches.js";
 export { GpuRenderMeshWriter, packRenderMesh } from "./renderMeshWriter.js";
-export type { RenderMeshMapping, RenderMeshTables } from "./renderMeshWriter.js";
+export type {
+    RenderMeshMapping,
+    RenderMeshTables,
+    RenderVertexBinding,
+    TetEmbeddedVertices,
+    WeldedVertices,
+} from "./renderMeshWriter.js";

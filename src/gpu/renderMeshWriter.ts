@@ -3,10 +3,29 @@ import { compiledSolverPipelines } from "./gpuPipelines.js";
 import { WORKGROUP_SIZE } from "./predictShader.js";
 import { RENDER_PARAMS_SIZE } from "./renderMeshShader.js";
 
+/** Render vertices that are particles (a cloth's: its weld map). */
+export interface WeldedVertices {
+    /** Render vertex → particle. */
+    readonly vertexToParticle: ArrayLike<number>;
+}
+
+/** Render vertices embedded in tetrahedra, as `applyTetBinding` moves them (a soft body's `TetBinding` is one). */
+export interface TetEmbeddedVertices {
+    /** The tets, four particles each. */
+    readonly tets: ArrayLike<number>;
+    /** Per render vertex, its tet (every vertex must have one: an unbound vertex, −1, is refused). */
+    readonly tetIndex: ArrayLike<number>;
+    /** Per render vertex, the barycentric weights of its tet's four corners, in corner order. */
+    readonly weights: ArrayLike<number>;
+}
+
+/** How each render vertex's position follows the particles. */
+export type RenderVertexBinding = WeldedVertices | TetEmbeddedVertices;
+
 /** How a render mesh follows a body's particles, as `RenderMeshSync` draws it on the CPU. */
 export interface RenderMeshMapping {
-    /** Render vertex → particle (the weld map of a cloth). */
-    vertexToParticle: ArrayLike<number>;
+    /** Where each render vertex is: a particle, or a point of a tet. */
+    vertices: RenderVertexBinding;
     /** Render vertex → the vertex whose normal it shares: the first vertex of its smoothing group (itself for that one). */
     normalSource: ArrayLike<number>;
     /** The render triangles, three vertex indices each, re-indexed onto {@link normalSource}. */
@@ -17,22 +36,68 @@ export interface RenderMeshMapping {
 
 /** The GPU tables of a {@link RenderMeshMapping} (see `RENDER_MESH_WGSL`). */
 export interface RenderMeshTables {
-    /** Per vertex: particle, first adjacency entry, adjacency count, 0. */
+    /** Per vertex, two records: its four corner particles; then its group's first adjacency entry, adjacency count, 0, 0. */
     vertices: Uint32Array;
+    /** Per vertex, its corners' weights. */
+    weights: Float32Array;
     /** Per smoothing group, its triangles in triangle order (a triangle that has the group at two corners twice). */
     adjacency: Uint32Array;
-    /** Per triangle, its corners' particles, and 0. */
+    /** Per triangle, its corners' render vertices (their groups' first vertices), and 0. */
     triangles: Uint32Array;
+    /**
+     * The most a render vertex moves when no particle moves by more than 1 (the largest sum of a vertex's weights'
+     * magnitudes: 1 for a particle or a point inside its tet, more for a point extrapolated from a tet).
+     */
+    motionScale: number;
+}
+
+/** Per render vertex, four corner particles and their weights: a welded vertex is its particle with weights 1, 0, 0, 0. */
+function vertexCorners(
+    binding: RenderVertexBinding,
+    particleCount: number,
+): { corners: Uint32Array; weights: Float32Array; motionScale: number } {
+    const welded = "vertexToParticle" in binding;
+    const n = welded ? binding.vertexToParticle.length : binding.tetIndex.length;
+    const corners = new Uint32Array(4 * n);
+    const weights = new Float32Array(4 * n);
+    let motionScale = 0;
+    for (let v = 0; v < n; v++) {
+        let reach = 0;
+        for (let k = 0; k < 4; k++) {
+            let particle: number;
+            let weight: number;
+            if (welded) {
+                particle = binding.vertexToParticle[v];
+                weight = k === 0 ? 1 : 0;
+            } else {
+                const t = binding.tetIndex[v];
+                if (!(t >= 0 && 4 * t + 3 < binding.tets.length)) {
+                    throw new RangeError(`packRenderMesh: vertex ${v} has tet ${t} (of ${binding.tets.length / 4}); unbound vertices cannot be drawn`);
+                }
+                particle = binding.tets[4 * t + k];
+                weight = binding.weights[4 * v + k];
+            }
+            if (!(particle >= 0 && particle < particleCount) || !Number.isFinite(weight)) {
+                throw new RangeError(`packRenderMesh: vertex ${v} has corner particle ${particle} (of ${particleCount}) with weight ${weight}`);
+            }
+            corners[4 * v + k] = particle;
+            weights[4 * v + k] = weight;
+            reach += Math.abs(weight);
+        }
+        motionScale = Math.max(motionScale, reach);
+    }
+    return { corners, weights, motionScale };
 }
 
 /**
- * Packs `mapping` for the render kernel. Each vertex points at its group's triangle list, so the vertices of a group
+ * Packs `mapping` for the render kernels. Each vertex points at its group's triangle list, so the vertices of a group
  * sum the same cross products in the same order as `computeVertexNormals` does for the group (triangle order).
  * @throws RangeError when the arrays disagree in length or an index is out of range
  */
 export function packRenderMesh(mapping: RenderMeshMapping, particleCount: number): RenderMeshTables {
-    const { vertexToParticle, normalSource, triangles } = mapping;
-    const n = vertexToParticle.length;
+    const { normalSource, triangles } = mapping;
+    const { corners, weights, motionScale } = vertexCorners(mapping.vertices, particleCount);
+    const n = corners.length / 4;
     if (normalSource.length !== n) {
         throw new RangeError(`packRenderMesh: ${normalSource.length} normal sources for ${n} vertices`);
     }
@@ -40,10 +105,9 @@ export function packRenderMesh(mapping: RenderMeshMapping, particleCount: number
         throw new RangeError(`packRenderMesh: ${triangles.length} triangle indices is not a multiple of 3`);
     }
     for (let v = 0; v < n; v++) {
-        const p = vertexToParticle[v];
         const s = normalSource[v];
-        if (!(p >= 0 && p < particleCount) || !(s >= 0 && s < n)) {
-            throw new RangeError(`packRenderMesh: vertex ${v} has particle ${p} (of ${particleCount}) and normal source ${s} (of ${n})`);
+        if (!(s >= 0 && s < n)) {
+            throw new RangeError(`packRenderMesh: vertex ${v} has normal source ${s} (of ${n})`);
         }
     }
     const count = new Uint32Array(n + 1);
@@ -63,36 +127,38 @@ export function packRenderMesh(mapping: RenderMeshMapping, particleCount: number
     for (let i = 0; i < triangles.length; i++) {
         adjacency[fill[triangles[i]]++] = Math.floor(i / 3);
     }
-    const vertices = new Uint32Array(4 * n);
+    const vertices = new Uint32Array(8 * n);
     for (let v = 0; v < n; v++) {
         const s = normalSource[v];
-        vertices[4 * v] = vertexToParticle[v];
-        vertices[4 * v + 1] = count[s];
-        vertices[4 * v + 2] = count[s + 1] - count[s];
+        vertices.set(corners.subarray(4 * v, 4 * v + 4), 8 * v);
+        vertices[8 * v + 4] = count[s];
+        vertices[8 * v + 5] = count[s + 1] - count[s];
     }
     const packed = new Uint32Array(Math.max(triangles.length / 3, 1) * 4);
     for (let t = 0; 3 * t < triangles.length; t++) {
         for (let c = 0; c < 3; c++) {
-            packed[4 * t + c] = vertexToParticle[triangles[3 * t + c]];
+            packed[4 * t + c] = triangles[3 * t + c];
         }
     }
-    return { vertices, adjacency, triangles: packed };
+    return { vertices, weights, adjacency, triangles: packed, motionScale };
 }
 
 /**
  * Writes a render mesh's positions and normals from a body's particles on the GPU, into buffers the caller owns
- * (for instance the vertex buffers a renderer draws from): one dispatch per {@link write}, after the steps submitted
- * before it, so nothing is read back to draw. The mapping tables are uploaded once, at construction; each write
+ * (for instance the vertex buffers a renderer draws from): two dispatches (positions, then normals from them) per
+ * {@link write}, after the steps submitted before it, so nothing is read back to draw. The mapping tables are uploaded once, at construction; each write
  * uploads only the world → local transform.
  */
 export class GpuRenderMeshWriter {
     /** Render vertices written. */
     public readonly vertexCount: number;
+    /** See {@link RenderMeshTables.motionScale}: how far a vertex may move for each metre its particles move. */
+    public readonly motionScale: number;
 
     private readonly _params: GPUBuffer;
     private readonly _tables: GPUBuffer[];
     private readonly _group: GPUBindGroup;
-    private readonly _pipeline: GPUComputePipeline;
+    private readonly _pipelines: readonly GPUComputePipeline[];
     /** The uniform block, rewritten by each {@link write}. */
     private readonly _data = new ArrayBuffer(RENDER_PARAMS_SIZE);
     private readonly _matrix = new Float32Array(this._data, 0, 16);
@@ -123,7 +189,8 @@ export class GpuRenderMeshWriter {
                 "GpuRenderMeshWriter: the solver's kernels are not compiled for this device yet: await GpuSoftBodySolver.compile(device)",
             );
         }
-        const n = mapping.vertexToParticle.length;
+        const tables = packRenderMesh(mapping, particleCount);
+        const n = tables.weights.length / 4;
         for (const [name, buffer] of [
             ["positions", positions],
             ["normals", normals],
@@ -135,12 +202,13 @@ export class GpuRenderMeshWriter {
                 );
             }
         }
-        const tables = packRenderMesh(mapping, particleCount);
         this.vertexCount = n;
-        this._pipeline = pipelines.renderMesh;
+        this.motionScale = tables.motionScale;
+        this._pipelines = [pipelines.renderPositions, pipelines.renderNormals];
         this._params = createBuffer(device, RENDER_PARAMS_SIZE, UNIFORM | COPY_DST, "render params");
         this._tables = [
             createBuffer(device, tables.vertices, STORAGE | COPY_DST, "render vertices"),
+            createBuffer(device, tables.weights, STORAGE | COPY_DST, "render weights"),
             createBuffer(device, tables.adjacency, STORAGE | COPY_DST, "render adjacency"),
             createBuffer(device, tables.triangles, STORAGE | COPY_DST, "render triangles"),
         ];
@@ -170,9 +238,12 @@ export class GpuRenderMeshWriter {
         device.queue.writeBuffer(this._params, 0, this._data);
         const encoder = device.createCommandEncoder({ label: "xpbd render mesh" });
         const pass = encoder.beginComputePass({ label: "xpbd render mesh" });
-        pass.setPipeline(this._pipeline);
         pass.setBindGroup(0, this._group);
-        pass.dispatchWorkgroups(Math.ceil(this.vertexCount / WORKGROUP_SIZE));
+        // The normals read the positions: the second dispatch sees the first's writes.
+        for (const pipeline of this._pipelines) {
+            pass.setPipeline(pipeline);
+            pass.dispatchWorkgroups(Math.ceil(this.vertexCount / WORKGROUP_SIZE));
+        }
         pass.end();
         device.queue.submit([encoder.finish()]);
     }

@@ -1,8 +1,9 @@
 /**
- * The render-mesh kernel (`GpuRenderMeshWriter`) against the CPU's render write-back (`RenderMeshSync`) on the same
- * particle positions: a cloth with split vertices (a UV seam that shades smoothly, a folded crease that stays hard),
- * authored normals facing against the winding, and a mesh transform with rotation, non-uniform scaling and
- * translation, so positions and normals are compared in the mesh's local frame.
+ * The render-mesh kernels (`GpuRenderMeshWriter`) against the CPU's render write-back (`RenderMeshSync`) on the same
+ * particle positions, in the mesh's local frame through a mesh transform with rotation, non-uniform scaling and
+ * translation: a cloth with split vertices (a UV seam that shades smoothly, a folded crease that stays hard) and
+ * authored normals facing against the winding; and a jelly (a sphere with its UV seam and poles, filled with tets by
+ * the soft body's meshing) whose render vertices follow their tets' barycentric weights, as `applyTetBinding`.
  */
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine";
 import { Scene } from "@babylonjs/core/scene";
@@ -11,12 +12,22 @@ import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { SoftBody, XpbdWorld } from "../../src/core/index";
-import { GpuRenderMeshWriter, GpuSoftBodySolver } from "../../src/gpu/index";
-import { COPY_DST, COPY_SRC, MAP_READ, STORAGE, createBuffer } from "../../src/gpu/bodyBuffers";
-import { applyWeldBinding, buildClothTopology, computeVertexNormals } from "../../src/meshing/index";
+import { GpuRenderMeshWriter, GpuSoftBodySolver, type RenderMeshMapping } from "../../src/gpu/index";
+import { COPY_SRC, STORAGE, createBuffer } from "../../src/gpu/bodyBuffers";
+import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
+import {
+    applyTetBinding,
+    applyWeldBinding,
+    buildClothTopology,
+    computeVertexNormals,
+    finishSteps,
+    softBodyMeshingSteps,
+    tetEdges,
+} from "../../src/meshing/index";
 import { readMeshData } from "../../src/babylon/meshData";
 import { RenderMeshSync } from "../../src/babylon/renderMeshSync";
 import { describeGpu } from "./support/gpuDevice";
+import { readFloats } from "./support/readBack";
 
 /** f32's unit roundoff: one rounding changes a value x by at most U·|x|. */
 const U = 2 ** -24;
@@ -65,28 +76,134 @@ function splitCloth(scene: Scene): Mesh {
     data.normals = normals.map((v) => -v);
     const mesh = new Mesh("split cloth", scene);
     data.applyToMesh(mesh, true);
+    place(mesh);
+    return mesh;
+}
+
+/** Turns a mesh by a rotation, a non-uniform scaling and a translation. */
+function place(mesh: Mesh): void {
     mesh.position.set(0.3, 1.2, -0.5);
     mesh.rotation.set(0.4, 0.7, -0.2);
     mesh.scaling.set(1.5, 0.8, 1.2);
     mesh.computeWorldMatrix(true);
-    return mesh;
 }
 
-/** Reads `bytes` of `buffer` back as floats. */
-async function readFloats(device: GPUDevice, buffer: GPUBuffer, bytes: number): Promise<Float32Array> {
-    const staging = createBuffer(device, bytes, MAP_READ | COPY_DST, "test read-back");
-    const encoder = device.createCommandEncoder();
-    encoder.copyBufferToBuffer(buffer, 0, staging, 0, bytes);
-    device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(MAP_READ);
-    const out = new Float32Array(staging.getMappedRange().slice(0));
-    staging.unmap();
-    staging.destroy();
-    return out;
+/**
+ * Per render vertex and axis, its exact local coordinate (f64, from the world positions `world`) and a bound on how
+ * far the kernel's and the CPU's values may be apart. A 4-term dot product in f32 rounds by at most 4U of the sum of
+ * its terms' magnitudes; the CPU (f64, then stored as f32) rounds once, by U of that; a world coordinate j that the
+ * GPU has within ±worldError_j of `world` adds Σ_j |m_ja|·worldError_j. Bound per coordinate: 5U·Σ|terms| + that.
+ */
+function localBounds(m: ArrayLike<number>, world: Float64Array, worldError: Float64Array): { exact: Float64Array; bound: Float64Array } {
+    const exact = new Float64Array(world.length);
+    const bound = new Float64Array(world.length);
+    for (let i = 0; i < world.length; i += 3) {
+        for (let a = 0; a < 3; a++) {
+            const terms = [m[a] * world[i], m[4 + a] * world[i + 1], m[8 + a] * world[i + 2], m[12 + a]];
+            exact[i + a] = terms.reduce((sum, t) => sum + t, 0);
+            bound[i + a] =
+                5 * U * terms.reduce((sum, t) => sum + Math.abs(t), 0) +
+                [0, 1, 2].reduce((sum, j) => sum + Math.abs(m[4 * j + a]) * worldError[i + j], 0);
+        }
+    }
+    return { exact, bound };
 }
 
-describeGpu("the render-mesh kernel", (testDevice) => {
-    test("writes the positions and normals the CPU render sync writes, in the mesh's local frame (float32 bound)", async () => {
+/** The kernel's output against the CPU's, each as the worst error over its bound (≤ 1 passes). */
+interface Agreement {
+    positionWorst: number;
+    normalWorst: number;
+    normalLargest: number;
+}
+
+/**
+ * Compares the kernel's positions and normals with the CPU's. Normals: both sum the same triangles' cross products
+ * c = e1 × e2 in the same order. A corner differs by D ≤ √3·(largest coordinate bound) between the two, an edge by
+ * 2D plus the GPU's rounding of it (U·|e|), and a cross product by |Δe1||e2| + |e1||Δe2| + |Δe1||Δe2| plus the
+ * GPU's rounding (3U·|e1||e2|). Each side's sum of k terms rounds by k·U·Σ|c|. Normalising divides by |N| (a vector
+ * error of ΔN turns the unit vector by at most 2|ΔN|/|N|), plus about 6U of rounding in the normalisation itself.
+ * Also expects the vertices of a smoothing group to have bit-identical normals (they read the same triangles in the
+ * same order).
+ */
+function agreement(
+    gpu: { positions: Float32Array; normals: Float32Array },
+    cpu: { positions: ArrayLike<number>; normals: ArrayLike<number> },
+    local: { exact: Float64Array; bound: Float64Array },
+    mapping: RenderMeshMapping,
+): Agreement {
+    const { exact, bound: positionBound } = local;
+    const n = exact.length / 3;
+    let positionWorst = 0;
+    for (let i = 0; i < 3 * n; i++) {
+        positionWorst = Math.max(positionWorst, Math.abs(gpu.positions[i] - cpu.positions[i]) / positionBound[i]);
+    }
+    const triangles = mapping.triangles;
+    let cornerBound = 0;
+    for (const b of positionBound) {
+        cornerBound = Math.max(cornerBound, b);
+    }
+    const D = Math.sqrt(3) * cornerBound;
+    const sum = new Float64Array(3 * n);
+    const errorSum = new Float64Array(n);
+    const magnitude = new Float64Array(n);
+    const count = new Int32Array(n);
+    for (let t = 0; t < triangles.length; t += 3) {
+        const [a, b, c] = [triangles[t], triangles[t + 1], triangles[t + 2]];
+        const e1 = [0, 1, 2].map((k) => exact[3 * a + k] - exact[3 * b + k]);
+        const e2 = [0, 1, 2].map((k) => exact[3 * c + k] - exact[3 * b + k]);
+        const cross = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+        const l1 = Math.hypot(...e1);
+        const l2 = Math.hypot(...e2);
+        const d1 = 2 * D + U * l1;
+        const d2 = 2 * D + U * l2;
+        const error = d1 * l2 + l1 * d2 + d1 * d2 + 3 * U * l1 * l2;
+        for (const v of [a, b, c]) {
+            for (let k = 0; k < 3; k++) {
+                sum[3 * v + k] += cross[k];
+            }
+            errorSum[v] += error;
+            magnitude[v] += Math.hypot(...cross);
+            count[v]++;
+        }
+    }
+    let normalWorst = 0;
+    let normalLargest = 0;
+    for (let v = 0; v < n; v++) {
+        const s = mapping.normalSource[v];
+        const length = Math.hypot(sum[3 * s], sum[3 * s + 1], sum[3 * s + 2]);
+        const bound = (2 * (errorSum[s] + 2 * count[s] * U * magnitude[s])) / length + 6 * U;
+        const error = Math.hypot(...[0, 1, 2].map((k) => gpu.normals[3 * v + k] - cpu.normals[3 * v + k]));
+        normalWorst = Math.max(normalWorst, error / bound);
+        normalLargest = Math.max(normalLargest, error);
+        for (let k = 0; k < 3; k++) {
+            expect(gpu.normals[3 * v + k]).toBe(gpu.normals[3 * s + k]);
+        }
+    }
+    return { positionWorst, normalWorst, normalLargest };
+}
+
+/** Has the kernels write the mesh of `sync` from the solver's particles through `mapping`, and reads it back. */
+async function kernelOutput(
+    device: GPUDevice,
+    solver: GpuSoftBodySolver,
+    mapping: RenderMeshMapping,
+    inverseWorld: ArrayLike<number>,
+): Promise<{ positions: Float32Array; normals: Float32Array; motionScale: number }> {
+    const n = mapping.normalSource.length;
+    const outPositions = createBuffer(device, 12 * n, STORAGE | COPY_SRC, "test positions");
+    const outNormals = createBuffer(device, 12 * n, STORAGE | COPY_SRC, "test normals");
+    const writer = new GpuRenderMeshWriter(device, solver.particlePositions, solver.body.particleCount, mapping, outPositions, outNormals);
+    writer.write(inverseWorld);
+    const positions = await readFloats(device, outPositions, 12 * n);
+    const normals = await readFloats(device, outNormals, 12 * n);
+    writer.dispose();
+    outPositions.destroy();
+    outNormals.destroy();
+    return { positions, normals, motionScale: writer.motionScale };
+}
+
+describeGpu("the render-mesh kernels", (testDevice) => {
+    test("write the positions and normals the CPU render sync writes for a cloth, in the mesh's local frame (float32 bound)", async () => {
         const device = testDevice();
         const engine = new NullEngine();
         const scene = new Scene(engine);
@@ -114,94 +231,19 @@ describeGpu("the render-mesh kernel", (testDevice) => {
             solver.step(1 / 60);
         }
         const n = data.vertexCount;
-        const outPositions = createBuffer(device, 12 * n, STORAGE | COPY_SRC, "test positions");
-        const outNormals = createBuffer(device, 12 * n, STORAGE | COPY_SRC, "test normals");
-        const writer = new GpuRenderMeshWriter(
-            device,
-            solver.particlePositions,
-            body.particleCount,
-            sync.gpuMapping(map),
-            outPositions,
-            outNormals,
-        );
+        const mapping = sync.gpuMapping({ vertexToParticle: map });
         const inverse = mesh.computeWorldMatrix(true).clone().invert();
-        writer.write(inverse.m);
-        const gpuPositions = await readFloats(device, outPositions, 12 * n);
-        const gpuNormals = await readFloats(device, outNormals, 12 * n);
+        const gpu = await kernelOutput(device, solver, mapping, inverse.m);
 
         // The CPU's write from the same (float32) particle positions.
         const particles = await solver.readPositions();
         applyWeldBinding(map, particles, sync.worldPositions);
+        // A vertex's world position is its particle's, exactly.
+        const world = Float64Array.from(sync.worldPositions);
         sync.update();
-        const cpuPositions = mesh.getVerticesData(VertexBuffer.PositionKind)!;
-        const cpuNormals = mesh.getVerticesData(VertexBuffer.NormalKind)!;
+        const cpu = { positions: mesh.getVerticesData(VertexBuffer.PositionKind)!, normals: mesh.getVerticesData(VertexBuffer.NormalKind)! };
+        const result = agreement(gpu, cpu, localBounds(inverse.m, world, new Float64Array(3 * n)), mapping);
 
-        // Positions: a 4-term dot product in f32 rounds by at most 4U of the sum of its terms' magnitudes; the CPU
-        // (f64, then stored as f32) rounds once, by U of that. Bound per coordinate: 5U·Σ|terms|.
-        const m = inverse.m;
-        const exact = new Float64Array(3 * n);
-        const positionBound = new Float64Array(3 * n);
-        let positionWorst = 0;
-        for (let v = 0; v < n; v++) {
-            const p = 3 * map[v];
-            for (let a = 0; a < 3; a++) {
-                const terms = [m[a] * particles[p], m[4 + a] * particles[p + 1], m[8 + a] * particles[p + 2], m[12 + a]];
-                exact[3 * v + a] = terms.reduce((sum, t) => sum + t, 0);
-                positionBound[3 * v + a] = 5 * U * terms.reduce((sum, t) => sum + Math.abs(t), 0);
-                const error = Math.abs(gpuPositions[3 * v + a] - cpuPositions[3 * v + a]);
-                positionWorst = Math.max(positionWorst, error / positionBound[3 * v + a]);
-            }
-        }
-
-        // Normals: both sum the same triangles' cross products c = e1 × e2 in the same order. A corner differs by
-        // D ≤ √3·(largest coordinate bound) between the two, an edge by 2D plus the GPU's rounding of it (U·|e|), and
-        // a cross product by |Δe1||e2| + |e1||Δe2| + |Δe1||Δe2| plus the GPU's rounding (3U·|e1||e2|). Each side's
-        // sum of k terms rounds by k·U·Σ|c|. Normalising divides by |N| (a vector error of ΔN turns the unit vector
-        // by at most 2|ΔN|/|N|), plus about 6U of rounding in the normalisation itself.
-        const mapping = sync.gpuMapping(map);
-        const triangles = mapping.triangles;
-        let cornerBound = 0;
-        for (const b of positionBound) {
-            cornerBound = Math.max(cornerBound, b);
-        }
-        const D = Math.sqrt(3) * cornerBound;
-        const sum = new Float64Array(3 * n);
-        const errorSum = new Float64Array(n);
-        const magnitude = new Float64Array(n);
-        const count = new Int32Array(n);
-        for (let t = 0; t < triangles.length; t += 3) {
-            const [a, b, c] = [triangles[t], triangles[t + 1], triangles[t + 2]];
-            const e1 = [0, 1, 2].map((k) => exact[3 * a + k] - exact[3 * b + k]);
-            const e2 = [0, 1, 2].map((k) => exact[3 * c + k] - exact[3 * b + k]);
-            const cross = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
-            const l1 = Math.hypot(...e1);
-            const l2 = Math.hypot(...e2);
-            const d1 = 2 * D + U * l1;
-            const d2 = 2 * D + U * l2;
-            const error = d1 * l2 + l1 * d2 + d1 * d2 + 3 * U * l1 * l2;
-            for (const v of [a, b, c]) {
-                for (let k = 0; k < 3; k++) {
-                    sum[3 * v + k] += cross[k];
-                }
-                errorSum[v] += error;
-                magnitude[v] += Math.hypot(...cross);
-                count[v]++;
-            }
-        }
-        let normalWorst = 0;
-        let normalLargest = 0;
-        for (let v = 0; v < n; v++) {
-            const s = mapping.normalSource[v];
-            const length = Math.hypot(sum[3 * s], sum[3 * s + 1], sum[3 * s + 2]);
-            const bound = (2 * (errorSum[s] + 2 * count[s] * U * magnitude[s])) / length + 6 * U;
-            const error = Math.hypot(...[0, 1, 2].map((k) => gpuNormals[3 * v + k] - cpuNormals[3 * v + k]));
-            normalWorst = Math.max(normalWorst, error / bound);
-            normalLargest = Math.max(normalLargest, error);
-            // Vertices of one smoothing group read the same triangles in the same order: bit-identical normals.
-            for (let k = 0; k < 3; k++) {
-                expect(gpuNormals[3 * v + k]).toBe(gpuNormals[3 * s + k]);
-            }
-        }
         // The mesh has the split vertices asked for: one smoothing group across the seam, two at the crease.
         const groups = new Set(Array.from(mapping.normalSource));
         expect(n).toBe((Q + 3) * (Q + 1));
@@ -209,20 +251,116 @@ describeGpu("the render-mesh kernel", (testDevice) => {
         // The authored normals face against the winding: the sign flips them, on both sides.
         expect(mapping.normalSign).toBe(-1);
         console.log(
-            `render kernel vs RenderMeshSync (${n} vertices): positions within ${positionWorst.toFixed(3)} of their bound, ` +
-                `normals ${normalLargest.toExponential(2)} at worst, ${normalWorst.toFixed(3)} of their bound`,
+            `render kernels vs RenderMeshSync, cloth (${n} vertices): positions within ${result.positionWorst.toFixed(3)} of their bound, ` +
+                `normals ${result.normalLargest.toExponential(2)} at worst, ${result.normalWorst.toFixed(3)} of their bound`,
         );
-        expect(positionWorst).toBeLessThanOrEqual(1);
-        expect(normalWorst).toBeLessThanOrEqual(1);
+        expect(result.positionWorst).toBeLessThanOrEqual(1);
+        expect(result.normalWorst).toBeLessThanOrEqual(1);
+        expect(gpu.motionScale).toBe(1);
         // A non-trivial comparison: the cloth moved, and the normals are unit vectors.
-        expect(Math.hypot(cpuNormals[0], cpuNormals[1], cpuNormals[2])).toBeCloseTo(1, 5);
-        expect(Vector3.FromArray(gpuPositions, 0).equalsWithEpsilon(Vector3.FromArray(data.localPositions, 0), 1e-6)).toBe(true);
-        expect(Math.abs(gpuPositions[3 * (n - 1) + 1] - data.localPositions[3 * (n - 1) + 1])).toBeGreaterThan(0.01);
+        expect(Math.hypot(cpu.normals[0], cpu.normals[1], cpu.normals[2])).toBeCloseTo(1, 5);
+        expect(Vector3.FromArray(gpu.positions, 0).equalsWithEpsilon(Vector3.FromArray(data.localPositions, 0), 1e-6)).toBe(true);
+        expect(Math.abs(gpu.positions[3 * (n - 1) + 1] - data.localPositions[3 * (n - 1) + 1])).toBeGreaterThan(0.01);
 
-        writer.dispose();
         solver.dispose();
-        outPositions.destroy();
-        outNormals.destroy();
+        scene.dispose();
+        engine.dispose();
+    }, 120_000);
+
+    test("write the positions and normals the CPU render sync writes for a jelly's tet-bound mesh, in its local frame (float32 bound)", async () => {
+        const device = testDevice();
+        const engine = new NullEngine();
+        const scene = new Scene(engine);
+        // A UV sphere: its seam and poles duplicate vertices that shade as one.
+        const mesh = CreateSphere("jelly", { diameter: 0.6, segments: 6 }, scene);
+        place(mesh);
+        const data = readMeshData(mesh, "test");
+        const meshing = finishSteps(softBodyMeshingSteps({ positions: data.worldPositions, indices: data.indices, resolution: 4, tetrahedra: true }));
+        const tets = meshing.tets;
+        const binding = meshing.binding!;
+        const sync = new RenderMeshSync(mesh, data);
+        const body = new SoftBody(
+            {
+                positions: tets.positions,
+                tets: tets.tets,
+                triangles: tets.surfaceTriangles,
+                stretch: tetEdges(tets.tets, tets.positions.length / 3),
+                mass: 1,
+            },
+            { stretchCompliance: 1e-3, volumeCompliance: 1e-3 },
+        );
+        // Hung by its highest particles: it sags and stretches under them, so its tets deform.
+        let top = -Infinity;
+        for (let p = 0; p < body.particleCount; p++) {
+            top = Math.max(top, tets.positions[3 * p + 1]);
+        }
+        for (let p = 0; p < body.particleCount; p++) {
+            if (tets.positions[3 * p + 1] > top - 1e-6) {
+                body.setPinWeight(p, 1);
+            }
+        }
+        const solver = await GpuSoftBodySolver.create(device, body, new XpbdWorld({ substeps: 5 }));
+        for (let s = 0; s < 10; s++) {
+            solver.step(1 / 60);
+        }
+        const n = data.vertexCount;
+        const mapping = sync.gpuMapping(binding);
+        const inverse = mesh.computeWorldMatrix(true).clone().invert();
+        const gpu = await kernelOutput(device, solver, mapping, inverse.m);
+
+        // The CPU's write from the same (float32) particle positions.
+        const particles = await solver.readPositions();
+        applyTetBinding(binding, particles, sync.worldPositions);
+        const world = Float64Array.from(sync.worldPositions);
+        sync.update();
+        const cpu = { positions: mesh.getVerticesData(VertexBuffer.PositionKind)!, normals: mesh.getVerticesData(VertexBuffer.NormalKind)! };
+
+        // The GPU's world position: the f32 weights (each within U·|w| of the binding's) times the f32 particles,
+        // summed in f32 (4 terms: within 4U of Σ|terms|): within 5U·Σ|w_i||x_i| of the exact one per coordinate.
+        const worldError = new Float64Array(3 * n);
+        let extrapolated = 0;
+        let largestReach = 0;
+        for (let v = 0; v < n; v++) {
+            const t = binding.tetIndex[v];
+            let reach = 0;
+            for (let k = 0; k < 4; k++) {
+                const w = binding.weights[4 * v + k];
+                const p = binding.tets[4 * t + k];
+                reach += Math.abs(w);
+                for (let a = 0; a < 3; a++) {
+                    worldError[3 * v + a] += 5 * U * Math.abs(w * particles[3 * p + a]);
+                }
+            }
+            largestReach = Math.max(largestReach, reach);
+            extrapolated += reach > 1 + 1e-9 ? 1 : 0;
+        }
+        const result = agreement(gpu, cpu, localBounds(inverse.m, world, worldError), mapping);
+
+        const groups = new Set(Array.from(mapping.normalSource)).size;
+        console.log(
+            `render kernels vs RenderMeshSync, jelly (${n} vertices in ${groups} smoothing groups, ${tets.tets.length / 4} tets, ` +
+                `${extrapolated} vertices extrapolated, motion scale ${gpu.motionScale.toFixed(3)}): positions within ` +
+                `${result.positionWorst.toFixed(3)} of their bound, normals ${result.normalLargest.toExponential(2)} at worst, ` +
+                `${result.normalWorst.toFixed(3)} of their bound`,
+        );
+        expect(result.positionWorst).toBeLessThanOrEqual(1);
+        expect(result.normalWorst).toBeLessThanOrEqual(1);
+        // The seam and the poles: fewer smoothing groups than vertices.
+        expect(groups).toBeLessThan(n);
+        // The motion scale is the largest Σ|w| of a vertex (f32 weights: within a few U of the f64 one).
+        expect(gpu.motionScale).toBeCloseTo(largestReach, 5);
+        // A non-trivial comparison: the jelly sagged (its lowest point moved down, in world terms, by over 1 cm), and
+        // the normals are unit vectors.
+        let lowestRest = Infinity;
+        let lowestNow = Infinity;
+        for (let v = 0; v < n; v++) {
+            lowestRest = Math.min(lowestRest, data.worldPositions[3 * v + 1]);
+            lowestNow = Math.min(lowestNow, world[3 * v + 1]);
+        }
+        expect(lowestNow).toBeLessThan(lowestRest - 0.01);
+        expect(Math.hypot(gpu.normals[0], gpu.normals[1], gpu.normals[2])).toBeCloseTo(1, 5);
+
+        solver.dispose();
         scene.dispose();
         engine.dispose();
     }, 120_000);
