@@ -69,11 +69,12 @@ interface GpuBody {
  * after the device's kernels are compiled (asynchronously, from the backend's creation) it moves to the GPU with its
  * current state. From then on the plugin's step submits its GPU step (never waiting for the GPU).
  *
- * Drawing: a cloth on the engine's own device (a `WebGPUEngine`) is drawn from GPU buffers ({@link GpuDrawnMesh}):
- * the render kernel writes its vertex buffers before each render after a step, and its state is read back only every
- * {@link DRAWN_READ_INTERVAL} steps, for the figures, the bounding box (grown by how far the cloth may move until the
- * next one) and the CPU-side state. Other bodies (soft bodies, a device that is not the engine's) are read back
- * asynchronously after every step, one read in flight per body, and drawn from what arrives: a frame or two late.
+ * Drawing: a cloth or a soft body on the engine's own device (a `WebGPUEngine`) is drawn from GPU buffers
+ * ({@link GpuDrawnMesh}): the render kernels write its vertex buffers before each render after a step, and its state
+ * is read back only every {@link DRAWN_READ_INTERVAL} steps, for the figures, the bounding box (grown by how far the
+ * body may move until the next one) and the CPU-side state. Other bodies (ropes, a device that is not the engine's)
+ * are read back asynchronously after every step, one read in flight per body, and drawn from what arrives: a frame or
+ * two late.
  *
  * The body's figures are measured on the CPU from each read-back (no contact figures); sleep and events are not
  * computed. When the body or the scene starts using a feature the GPU lacks, the body goes back to the CPU world from
@@ -412,7 +413,7 @@ export class GpuBackend {
 
     /**
      * Starts a read-back of the body's state into its CPU arrays, unless one is in flight. For a mesh drawn on the GPU,
-     * what arrives sets its bounding box, grown by how far the cloth may move until the next read-back arrives.
+     * what arrives sets its bounding box, grown by how far the body may move until the next read-back arrives.
      */
     private _read(impostor: SoftImpostor, gpu: GpuBody, dt: number): void {
         if (gpu.reading) {

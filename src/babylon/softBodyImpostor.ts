@@ -19,6 +19,7 @@ import {
     type SurfaceBinding,
     type TetBinding,
 } from "../meshing/index.js";
+import type { GpuDrawable } from "./gpuDrawnMesh.js";
 import { readMeshData, transformPoints, type MeshData } from "./meshData.js";
 import { RenderMeshSync } from "./renderMeshSync.js";
 import { SoftImpostor } from "./softImpostor.js";
@@ -82,6 +83,7 @@ export class SoftBodyImpostor extends SoftImpostor {
     public readonly tetrahedra: boolean;
     /** Volume enclosed by the mesh as it was built (m³): what a `density` is multiplied by. */
     public readonly meshVolume: number;
+    private readonly _renderMesh: RenderMeshSync;
 
     /**
      * @param mesh - a closed, indexed triangle mesh (not disposed); a skinned or morphed one is simulated from the shape
@@ -131,7 +133,9 @@ export class SoftBodyImpostor extends SoftImpostor {
             o.mass = body.totalMass;
         }
         const corners = binding !== null ? dominantCorners(binding) : dominantSurfaceParticles(surfaceBinding!);
-        super("softBody", mesh, body, corners, plan.xpbd, o, stiffness, new RenderMeshSync(mesh, plan.data));
+        const renderMesh = new RenderMeshSync(mesh, plan.data);
+        super("softBody", mesh, body, corners, plan.xpbd, o, stiffness, renderMesh);
+        this._renderMesh = renderMesh;
         this.resolution = o.resolution;
         this.tetrahedra = o.tetrahedra;
         this.binding = binding;
@@ -191,6 +195,14 @@ export class SoftBodyImpostor extends SoftImpostor {
     /** Returns "SoftBodyImpostor". */
     public getClassName(): string {
         return "SoftBodyImpostor";
+    }
+
+    /**
+     * The render mesh's writer and tet binding, which the WebGPU backend can draw from GPU buffers; null without tets
+     * (the surface binding's bodies hold their shape by shape matching, which keeps them on the CPU). @internal
+     */
+    public override _gpuDrawableMesh(): GpuDrawable | null {
+        return this.binding === null ? null : { sync: this._renderMesh, vertices: this.binding };
     }
 
     protected _writeRenderPositions(out: Float64Array): void {
