@@ -12,7 +12,7 @@ import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { SoftBody, XpbdWorld } from "../../src/core/index";
-import { GpuRenderMeshWriter, GpuSoftBodySolver, type RenderMeshMapping } from "../../src/gpu/index";
+import { GpuRenderMeshWriter, GpuSoftBodySolver, packRenderMesh, type RenderMeshMapping } from "../../src/gpu/index";
 import { COPY_SRC, STORAGE, createBuffer } from "../../src/gpu/bodyBuffers";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import {
@@ -201,6 +201,22 @@ async function kernelOutput(
     outNormals.destroy();
     return { positions, normals, motionScale: writer.motionScale };
 }
+
+test("packRenderMesh: a welded vertex is its particle with weights 1, 0, 0, 0; a tet's point its corners; unbound vertices are refused", () => {
+    const triangle = { normalSource: [0, 1, 2], triangles: [0, 1, 2], normalSign: 1 };
+    const welded = packRenderMesh({ ...triangle, vertices: { vertexToParticle: [2, 0, 1] } }, 3);
+    expect(Array.from(welded.vertices.subarray(0, 4))).toEqual([2, 2, 2, 2]);
+    expect(Array.from(welded.weights.subarray(0, 4))).toEqual([1, 0, 0, 0]);
+    expect(welded.motionScale).toBe(1);
+    const tets = { tets: [0, 1, 2, 3], tetIndex: [0, 0, 0], weights: [0.5, 0.5, 0, 0, 1.5, -0.5, 0, 0, 0.25, 0.25, 0.25, 0.25] };
+    const embedded = packRenderMesh({ ...triangle, vertices: tets }, 4);
+    expect(Array.from(embedded.vertices.subarray(8, 12))).toEqual([0, 1, 2, 3]);
+    expect(Array.from(embedded.weights.subarray(4, 8))).toEqual([1.5, -0.5, 0, 0]);
+    // The extrapolated vertex moves up to twice as far as its corners.
+    expect(embedded.motionScale).toBe(2);
+    expect(() => packRenderMesh({ ...triangle, vertices: { ...tets, tetIndex: [0, -1, 0] } }, 4)).toThrow(/vertex 1 has tet -1.*unbound/);
+    expect(() => packRenderMesh({ ...triangle, vertices: tets }, 3)).toThrow(/corner particle 3 \(of 3\)/);
+});
 
 describeGpu("the render-mesh kernels", (testDevice) => {
     test("write the positions and normals the CPU render sync writes for a cloth, in the mesh's local frame (float32 bound)", async () => {
