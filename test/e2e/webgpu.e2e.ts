@@ -51,6 +51,70 @@ async function show(demo: DemoPage, id: string): Promise<void> {
     await demo.page.waitForTimeout(300);
 }
 
+/** What {@link drawingReader} reports about the open demo's first impostor. */
+interface DrawingState {
+    /** Its `backend`. */
+    backend: string;
+    /** Whether its body is in the CPU world. */
+    inWorld: boolean;
+    /** The lowest render vertex (m, world), as drawn. */
+    lowest: number;
+    /** Whether its position vertex buffer has a CPU copy (false when it is drawn from a GPU buffer). */
+    cpuData: boolean;
+    /** Whether the WebGPU backend draws it from GPU buffers. */
+    drawn: boolean;
+    /** State read-backs of the WebGPU backend so far (all bodies). */
+    reads: number;
+    /** Plugin steps since {@link drawingReader}'s `countSteps`. */
+    steps: number;
+}
+
+/**
+ * Reads how the open demo's first impostor is drawn (call it to read; `countSteps` first starts counting the
+ * plugin's steps in the page). The lowest vertex comes from the render positions the kernel wrote (read back here by
+ * the test only) or from the CPU's, through the mesh's world matrix.
+ */
+function drawingReader(demo: DemoPage): (() => Promise<DrawingState>) & { countSteps(): Promise<void> } {
+    const read = (): Promise<DrawingState> =>
+        demo.page.evaluate(async () => {
+            type GpuBackendView = {
+                stateReadCount: number;
+                drawnMesh(impostor: unknown): { positions: { read(): Promise<ArrayBufferView> } } | null;
+            };
+            const xpbd = window.__playground.demo!.handle.xpbd;
+            const impostor = xpbd.impostors[0];
+            const gpu = (xpbd as unknown as { _gpu: GpuBackendView })._gpu;
+            const drawn = gpu.drawnMesh(impostor);
+            const world = impostor.mesh.getWorldMatrix().m;
+            let lowest = Infinity;
+            const bytes = drawn ? await drawn.positions.read() : null;
+            const positions = bytes
+                ? new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
+                : impostor.mesh.getVerticesData("position")!;
+            for (let i = 0; i < positions.length; i += 3) {
+                lowest = Math.min(lowest, world[1] * positions[i] + world[5] * positions[i + 1] + world[9] * positions[i + 2] + world[13]);
+            }
+            return {
+                backend: impostor.backend,
+                inWorld: xpbd.world.bodies.includes(impostor.body),
+                lowest,
+                // A vertex buffer over a GPU buffer has no CPU copy of its data.
+                cpuData: impostor.mesh.getVertexBuffer("position")?.getData() != null,
+                drawn: drawn !== null,
+                reads: gpu.stateReadCount,
+                steps: (window as unknown as { __steps: number }).__steps,
+            };
+        });
+    return Object.assign(read, {
+        countSteps: () =>
+            demo.page.evaluate(() => {
+                const counter = window as unknown as { __steps: number };
+                counter.__steps = 0;
+                window.__playground.demo!.handle.xpbd.onAfterStepObservable.add(() => counter.__steps++);
+            }),
+    });
+}
+
 /**
  * The playground on Babylon's WebGPUEngine (`?engine=webgpu`), in Chromium on SwiftShader: every demo runs there, on
  * the WebGPU backend where its impostors allow it (the others fall back to the CPU with a warning) and with
@@ -94,52 +158,8 @@ describe("playground on WebGPU", () => {
     test("the hanging cloth runs on the GPU and is drawn from GPU buffers: it falls onto the sphere, with no read-back per frame", async () => {
         const demo = await openDemo(browser, "hanging-cloth", "engine=webgpu");
         await waitForFrames(demo.page, 10);
-        // Plugin steps, counted in the page.
-        await demo.page.evaluate(() => {
-            const counter = window as unknown as { __steps: number };
-            counter.__steps = 0;
-            window.__playground.demo!.handle.xpbd.onAfterStepObservable.add(() => counter.__steps++);
-        });
-        type GpuBackendView = {
-            stateReadCount: number;
-            drawnMesh(impostor: unknown): { positions: { read(): Promise<ArrayBufferView> } } | null;
-        };
-        const read = (): Promise<{
-            backend: string;
-            inWorld: boolean;
-            lowest: number;
-            cpuData: boolean;
-            drawn: boolean;
-            reads: number;
-            steps: number;
-        }> =>
-            demo.page.evaluate(async () => {
-                const xpbd = window.__playground.demo!.handle.xpbd;
-                const impostor = xpbd.impostors[0];
-                const gpu = (xpbd as unknown as { _gpu: GpuBackendView })._gpu;
-                const drawn = gpu.drawnMesh(impostor);
-                const world = impostor.mesh.getWorldMatrix();
-                let lowest = Infinity;
-                // The render positions the kernel wrote, read back here by the test only, or the CPU's (the mesh's
-                // frame; its world matrix is a translation).
-                const bytes = drawn ? await drawn.positions.read() : null;
-                const positions = bytes
-                    ? new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
-                    : impostor.mesh.getVerticesData("position")!;
-                for (let i = 1; i < positions.length; i += 3) {
-                    lowest = Math.min(lowest, positions[i] + world.m[13]);
-                }
-                return {
-                    backend: impostor.backend,
-                    inWorld: xpbd.world.bodies.includes(impostor.body),
-                    lowest,
-                    // A vertex buffer over a GPU buffer has no CPU copy of its data.
-                    cpuData: impostor.mesh.getVertexBuffer("position")?.getData() != null,
-                    drawn: drawn !== null,
-                    reads: gpu.stateReadCount,
-                    steps: (window as unknown as { __steps: number }).__steps,
-                };
-            });
+        const read = drawingReader(demo);
+        await read.countSteps();
         const canvas = demo.page.locator("#render-canvas");
         const before = await read();
         const firstPicture = await canvas.screenshot();
@@ -184,6 +204,33 @@ describe("playground on WebGPU", () => {
         expect(Math.abs(onCpu.lowest - after.lowest)).toBeLessThan(0.2);
         expect(back).toMatchObject({ backend: "webgpu", inWorld: false, drawn: true, cpuData: false });
         expect(Math.abs(back.lowest - onCpu.lowest)).toBeLessThan(0.2);
+        expect(demo.errors).toEqual([]);
+        await demo.page.context().close();
+    });
+    test("the jelly runs on the GPU and is drawn from GPU buffers: it falls onto the slope, with no read-back per frame", async () => {
+        const demo = await openDemo(browser, "jelly", "engine=webgpu");
+        await waitForFrames(demo.page, 10);
+        const read = drawingReader(demo);
+        await read.countSteps();
+        const before = await read();
+        await waitForFrames(demo.page, 40);
+        const after = await read();
+        const pixels = await canvasPixelStats(demo.page, "#render-canvas", true);
+        await saveScreenshot(demo.page, "webgpu-jelly");
+        const steps = after.steps - before.steps;
+        const reads = after.reads - before.reads;
+        console.log(
+            `jelly drawn from GPU buffers: lowest render vertex ${before.lowest.toFixed(3)} → ${after.lowest.toFixed(3)} m; ` +
+                `${reads} state read-backs in ${steps} steps; ${pixels.distinctColours} colours`,
+        );
+        expect(after).toMatchObject({ backend: "webgpu", inWorld: false, drawn: true, cpuData: false });
+        // Dropped from 2.9 m onto the slope: its lowest vertex, as drawn, came down (it starts in free fall).
+        expect(after.lowest).toBeLessThan(before.lowest - 0.05);
+        expect(pixels.distinctColours).toBeGreaterThan(20);
+        expect(pixels.nonBackgroundFraction).toBeGreaterThan(0.2);
+        // State read-backs only every DRAWN_READ_INTERVAL (6) steps, not one per frame.
+        expect(steps).toBeGreaterThanOrEqual(40);
+        expect(reads).toBeLessThanOrEqual(Math.ceil(steps / 6) + 1);
         expect(demo.errors).toEqual([]);
         await demo.page.context().close();
     });
