@@ -2,6 +2,7 @@ import { AERODYNAMICS_WGSL } from "./aerodynamicsShader.js";
 import { ConstraintKernel } from "./bodyRecords.js";
 import { DIHEDRAL_BEND_WGSL, DISTANCE_WGSL, ISOMETRIC_BEND_WGSL, VOLUME_WGSL } from "./constraintShaders.js";
 import { DAMPING_WGSL } from "./dampingShader.js";
+import { FIGURES_WGSL } from "./figuresShader.js";
 import { PARTICLE_PASS_WGSL } from "./particlePassShader.js";
 import { PREDICT_WGSL } from "./predictShader.js";
 import { RENDER_MESH_WGSL } from "./renderMeshShader.js";
@@ -50,6 +51,16 @@ const LAYOUTS = {
         "storage",
     ],
     damping: ["uniform", "read-only-storage", "storage", "read-only-storage", "storage"],
+    figures: [
+        "fixed-uniform",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "storage",
+        "storage",
+    ],
     render: ["fixed-uniform", "read-only-storage", "read-only-storage", "read-only-storage", "read-only-storage", "storage", "storage"],
 } satisfies Record<string, Binding[]>;
 
@@ -69,6 +80,10 @@ export interface SolverPipelines {
     readonly dampDeformation: GPUComputePipeline;
     /** Writes a render mesh's positions and normals (see `renderMeshShader.ts`). */
     readonly renderMesh: GPUComputePipeline;
+    /** The per-particle residuals of the body's figures (see `figuresShader.ts`). */
+    readonly figureResiduals: GPUComputePipeline;
+    /** The body's scalar figures, reduced by one workgroup (see `figuresShader.ts`). */
+    readonly figureReduce: GPUComputePipeline;
 }
 
 /** Each device's kernels, compiled once and shared by every body on it. */
@@ -139,6 +154,8 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         rigidMotion,
         dampDeformation,
         renderMesh,
+        figureResiduals,
+        figureReduce,
     ] = await Promise.all([
         pipeline("predict", PREDICT_WGSL, "predict", "predict"),
         pipeline("predict", PREDICT_WGSL, "setInverseMasses", "inverse masses"),
@@ -152,6 +169,8 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("damping", DAMPING_WGSL, "rigidMotion", "rigid motion"),
         pipeline("damping", DAMPING_WGSL, "dampDeformation", "damp deformation"),
         pipeline("render", RENDER_MESH_WGSL, "main", "render mesh"),
+        pipeline("figures", FIGURES_WGSL, "residuals", "figure residuals"),
+        pipeline("figures", FIGURES_WGSL, "reduce", "figure reduction"),
     ]);
     return {
         layouts,
@@ -169,6 +188,8 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         rigidMotion,
         dampDeformation,
         renderMesh,
+        figureResiduals,
+        figureReduce,
     };
 }
 
