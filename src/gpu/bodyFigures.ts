@@ -114,11 +114,6 @@ export class BodyFigures {
         });
     }
 
-    /** Whether a read is in flight. */
-    public get reading(): boolean {
-        return this._reading;
-    }
-
     /**
      * Measures the state after the steps submitted so far and resolves with its figures (one object, reused by the
      * next read: copy what you keep). With `residuals`, also writes the body's `stretchResidual` and

@@ -311,11 +311,6 @@ export class GpuSoftBodySolver {
         return this._figures.read(this.stepCount, residuals);
     }
 
-    /** Whether a {@link readFigures} read is in flight. */
-    public get readingFigures(): boolean {
-        return this._figures.reading;
-    }
-
     /**
      * Zeroes every particle's velocity on the GPU, after the steps submitted so far (the body falls asleep: the host
      * stops stepping it, as the CPU world stops a sleeping body, and it starts again from rest).
