@@ -51,7 +51,7 @@ const STRAIN_FEATURE = "strain limiting (strainLimit; a cloth near its limit)";
 
 /**
  * Steps between two state read-backs of a body drawn from GPU buffers (10 a second at 60 Hz): they only feed the
- * figures, the bounding box and the CPU-side state (`readGpuStateAsync` reads on demand).
+ * bend figures, the bounding box and the CPU-side state (`readGpuStateAsync` reads on demand).
  */
 export const DRAWN_READ_INTERVAL = 6;
 
@@ -89,8 +89,8 @@ interface GpuBody {
  *
  * Drawing: a cloth on the engine's own device (a `WebGPUEngine`) is drawn from GPU buffers ({@link GpuDrawnMesh}):
  * the render kernel writes its vertex buffers before each render after a step, and its state is read back only every
- * {@link DRAWN_READ_INTERVAL} steps, for the figures, the bounding box (grown by how far the cloth may move until the
- * next one) and the CPU-side state. Other bodies (soft bodies, a device that is not the engine's) are read back
+ * {@link DRAWN_READ_INTERVAL} steps, for the bend figures, the bounding box (grown by how far the cloth may move until
+ * the next one) and the CPU-side state. Other bodies (soft bodies, a device that is not the engine's) are read back
  * asynchronously after every step, one read in flight per body, and drawn from what arrives: a frame or two late.
  *
  * The body's figures (energy, edge ratios, volume, the stretch and volume heatmaps) are reduced on the GPU and read

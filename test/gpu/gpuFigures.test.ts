@@ -75,7 +75,10 @@ async function cpuFiguresOfGpuState(solver: GpuSoftBodySolver): Promise<{ maxSpe
     let maxSpeed2 = 0;
     for (let p = 0; p < body.particleCount; p++) {
         if (body.inverseMasses[p] !== 0) {
-            maxSpeed2 = Math.max(maxSpeed2, body.velocities[3 * p] ** 2 + body.velocities[3 * p + 1] ** 2 + body.velocities[3 * p + 2] ** 2);
+            maxSpeed2 = Math.max(
+                maxSpeed2,
+                body.velocities[3 * p] ** 2 + body.velocities[3 * p + 1] ** 2 + body.velocities[3 * p + 2] ** 2,
+            );
         }
     }
     return { maxSpeed: Math.sqrt(maxSpeed2) };
@@ -103,14 +106,18 @@ async function expectFiguresAgree(solver: GpuSoftBodySolver, label: string): Pro
         ["meanVolumeResidual", gpu.meanVolumeResidual, cpu.meanVolumeResidual, bound.meanVolumeResidual],
         ["volumeRatio", gpu.volumeRatio, cpu.volumeRatio, bound.volumeRatio],
     ];
-    const report = rows.map(([name, g, c, b]) => `${name} ${g} vs ${c} (diff ${Math.abs(g - c).toExponential(2)}, bound ${b.toExponential(2)})`);
+    const report = rows.map(
+        ([name, g, c, b]) => `${name} ${g} vs ${c} (diff ${Math.abs(g - c).toExponential(2)}, bound ${b.toExponential(2)})`,
+    );
     let stretchDiff = 0;
     let volumeDiff = 0;
     for (let p = 0; p < n; p++) {
         stretchDiff = Math.max(stretchDiff, Math.abs(stretchResidual[p] - body.stretchResidual[p]));
         volumeDiff = Math.max(volumeDiff, Math.abs(volumeResidual[p] - body.volumeResidual[p]));
     }
-    console.log(`${label}:\n  ${report.join("\n  ")}\n  residual arrays: stretch ${stretchDiff.toExponential(2)}, volume ${volumeDiff.toExponential(2)}`);
+    console.log(
+        `${label}:\n  ${report.join("\n  ")}\n  residual arrays: stretch ${stretchDiff.toExponential(2)}, volume ${volumeDiff.toExponential(2)}`,
+    );
     for (const [name, g, c, b] of rows) {
         expect({ name, diff: Math.abs(g - c) <= b ? 0 : Math.abs(g - c) }).toEqual({ name, diff: 0 });
     }

@@ -144,7 +144,8 @@ describeGpu("sleep and statistics on the WebGPU backend (plugin, real Havok)", (
         const body = impostor.body;
         let energy = 0;
         for (let p = 0; p < body.particleCount; p++) {
-            energy += 0.5 * body.masses[p] * (body.velocities[3 * p] ** 2 + body.velocities[3 * p + 1] ** 2 + body.velocities[3 * p + 2] ** 2);
+            energy +=
+                0.5 * body.masses[p] * (body.velocities[3 * p] ** 2 + body.velocities[3 * p + 1] ** 2 + body.velocities[3 * p + 2] ** 2);
         }
         const bound = (6 + Math.ceil(body.particleCount / 64) + 6) * F32_ROUNDOFF * energy;
         console.log(`kinetic energy from the GPU ${body.stats.kineticEnergy} J, of the state read back ${energy} J (bound ${bound})`);
@@ -153,5 +154,29 @@ describeGpu("sleep and statistics on the WebGPU backend (plugin, real Havok)", (
         expect(xpbd.stats.particles).toBe(body.particleCount);
         expect(body.stats.maxEdgeRatio).toBeGreaterThan(1);
         expect(body.stats.maxBendResidual).toBeNaN();
+
+        // With residuals on (as the Inspector turns them on), the next figures bring the stretch heatmap: each
+        // particle's largest |length / rest − 1| of the state, within an edge ratio's rounding (8 roundings).
+        xpbd.world.residuals = true;
+        h.step();
+        await xpbd.readGpuStateAsync();
+        const { indices, restLengths, count } = body.stretch;
+        const expected = new Float64Array(body.particleCount);
+        const x = body.positions;
+        for (let c = 0; c < count; c++) {
+            const [a, b] = [3 * indices[2 * c], 3 * indices[2 * c + 1]];
+            const residual = Math.abs(Math.hypot(x[b] - x[a], x[b + 1] - x[a + 1], x[b + 2] - x[a + 2]) / restLengths[c] - 1);
+            expected[a / 3] = Math.max(expected[a / 3], residual);
+            expected[b / 3] = Math.max(expected[b / 3], residual);
+        }
+        let worst = 0;
+        for (let p = 0; p < body.particleCount; p++) {
+            worst = Math.max(worst, Math.abs(body.stretchResidual[p] - expected[p]));
+        }
+        console.log(`stretch heatmap through the plugin: ${worst} off the state's (largest ${Math.max(...expected)})`);
+        expect(Math.max(...expected)).toBeGreaterThan(1e-4);
+        expect(worst).toBeLessThanOrEqual(8 * F32_ROUNDOFF * body.stats.maxEdgeRatio + F32_ROUNDOFF);
+        // The bend figures come from the state read back, on the CPU.
+        expect(body.stats.maxBendResidual).toBeGreaterThan(0);
     }, 300_000);
 });
