@@ -153,6 +153,8 @@ export class GpuBackend {
         private readonly _world: XpbdWorld,
         private readonly _engine: WebGPUEngine | null = null,
     ) {
+        this._air.set(_world.wind);
+        this._air[3] = _world.airDensity;
         this.compiled = GpuSoftBodySolver.compile(device).then(
             () => {
                 this._compiled ??= true;

@@ -4,8 +4,10 @@
  * read-back interval), stops being stepped, wakes when its pin moves, and fires the same events; its stats come from
  * the figures the GPU reduced.
  */
+import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
-import { createHavokScene, type HavokScene } from "../support/havokScene";
+import { PhysicsMotionType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
+import { createBody, createHavokScene, type HavokScene } from "../support/havokScene";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { ClothImpostor } from "../../src/babylon/clothImpostor";
 import { FIGURES_INTERVAL } from "../../src/babylon/gpuBackend";
@@ -112,6 +114,70 @@ describeGpu("sleep and statistics on the WebGPU backend (plugin, real Havok)", (
         expect(gpu.impostor.body.stats.kineticEnergy).toBeGreaterThan(0);
         // The same swing as the CPU's (both woke in the same step from the same rest, within f32 of each other).
         expect(gpu.impostor.body.stats.kineticEnergy).toBeCloseTo(cpu.impostor.body.stats.kineticEnergy, 4);
+    }, 300_000);
+
+    test("a sleeping cloth wakes, as on the CPU, when a kinematic Havok body near it starts moving and when the wind changes", async () => {
+        const run = async (backend: "cpu" | "webgpu"): Promise<string[]> => {
+            const h = await createHavokScene();
+            scenes.push(h);
+            const xpbd = new XpbdPlugin(h.scene, { backend, gpuDevice: backend === "webgpu" ? device() : undefined });
+            // Every particle pinned: no free particle moves, so it is slow from the start and sleeps after 0.2 s.
+            const mesh = CreateGround("cloth", { width: 1, height: 1, subdivisions: 4 }, h.scene);
+            mesh.position.y = 2;
+            const pins = Array.from({ length: 25 }, (_, k) => k);
+            const impostor = new ClothImpostor(mesh, { mass: 0.2, pins, sleepTime: 0.2 }, xpbd);
+            // A kinematic sphere through the cloth's middle, still.
+            const ball = createBody(
+                h.scene,
+                { kind: "sphere", radius: 0.2 },
+                { motionType: PhysicsMotionType.ANIMATED, position: [0, 2, 0] },
+            );
+            await xpbd.whenBackendReadyAsync();
+            const log: string[] = [];
+            let step = 0;
+            impostor.onSleepObservable.add(() => log.push(`sleep ${step}`));
+            impostor.onWakeObservable.add(() => log.push(`wake ${step}`));
+            const steps = async (n: number): Promise<void> => {
+                for (let s = 0; s < n; s++) {
+                    step++;
+                    h.step();
+                    if (backend === "webgpu") {
+                        expect(impostor.backend).toBe("webgpu");
+                        await frame(device());
+                    }
+                }
+            };
+            await steps(24);
+            log.push("ball moves");
+            ball.body.setLinearVelocity(new Vector3(0.5, 0, 0));
+            await steps(24);
+            ball.body.setLinearVelocity(new Vector3(0, 0, 0));
+            await steps(24);
+            log.push("wind");
+            xpbd.world.wind[0] = 2;
+            await steps(4);
+            return log;
+        };
+        const cpu = await run("cpu");
+        const gpu = await run("webgpu");
+        console.log(`CPU: ${cpu.join(", ")}\nGPU: ${gpu.join(", ")}`);
+        // The same events as the CPU's (the moving ball wakes the cloth whenever it is slow for its sleep time until
+        // the ball stops; the wind wakes it), the wake-ups in the same steps, the falls asleep within the figures'
+        // read-back interval of the CPU's.
+        const kinds = (log: string[]): string[] => log.map((e) => e.split(" ")[0]);
+        expect(kinds(gpu)).toEqual(kinds(cpu));
+        expect(cpu.slice(cpu.indexOf("ball moves"), cpu.indexOf("ball moves") + 2)[1]).toMatch(/^wake/);
+        expect(cpu[cpu.indexOf("wind") + 1]).toMatch(/^wake/);
+        for (let k = 0; k < cpu.length; k++) {
+            const [kind, cpuStep] = cpu[k].split(" ");
+            const gpuStep = gpu[k].split(" ")[1];
+            const off = Math.abs(Number(gpuStep) - Number(cpuStep));
+            if (kind === "wake") {
+                expect({ k, off }).toEqual({ k, off: 0 });
+            } else if (kind === "sleep") {
+                expect(off).toBeLessThanOrEqual(FIGURES_INTERVAL + 2);
+            }
+        }
     }, 300_000);
 
     test("xpbd.stats and impostor.body.stats of a GPU cloth come from the GPU's figures, 20 a second", async () => {
