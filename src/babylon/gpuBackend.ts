@@ -98,7 +98,8 @@ interface GpuBody {
  * read-back; there are no contact figures. A GPU body sleeps by the CPU world's rule, its slow time counted over the
  * steps each figures read covers: asleep it is not stepped (its velocities zeroed, on the GPU too), and it wakes on
  * the world's triggers (a wake request, a pin target moving, a moving collider near it, a change of wind or air); the
- * Sleep and Wake events go into the world's queue after its step. When the body or the scene starts using a feature the GPU lacks, the body goes back to the CPU world from
+ * Sleep and Wake events go into the world's queue after its step. When the body or the scene starts using a feature
+ * the GPU lacks, the body goes back to the CPU world from
  * its last read-back state, with one warning per feature naming it.
  *
  * Dynamic Havok bodies are coupled one step late: the impulses a GPU body put on them in step n are added to their
@@ -394,6 +395,7 @@ export class GpuBackend {
         }
         body.pins.endStep();
         const stats = body.stats;
+        stats.solvedSubsteps = 0;
         stats.sleepingBodies = 1;
         stats.kineticEnergy = 0;
         stats.contacts = 0;
@@ -561,7 +563,10 @@ export class GpuBackend {
     /** {@link _readAfter}, and the body's figures after the steps submitted so far (unless it sleeps). */
     private async _readAllAfter(impostor: SoftImpostor, gpu: GpuBody): Promise<void> {
         await this._readAfter(impostor, gpu);
-        await gpu.figures;
+        // A step may start a read while this waits for one: start ours only when none is in flight.
+        while (gpu.figures !== null) {
+            await gpu.figures;
+        }
         if (this._bodies.get(impostor) === gpu && !impostor.body.sleeping && gpu.figuresStep < gpu.solver.stepCount) {
             gpu.figures = this._readFigures(impostor, gpu);
             await gpu.figures;

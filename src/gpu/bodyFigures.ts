@@ -118,8 +118,8 @@ export class BodyFigures {
      * Measures the state after the steps submitted so far and resolves with its figures (one object, reused by the
      * next read: copy what you keep). With `residuals`, also writes the body's `stretchResidual` and
      * `volumeResidual` (per particle, as the core's `measureBody` with residuals on) when the read arrives.
+     * Rejects when a read is already in flight.
      * @param step - the solver's step count, handed back in {@link GpuFigures.step}
-     * @throws Error when a read is already in flight
      */
     public async read(step: number, residuals: boolean): Promise<GpuFigures> {
         if (this._reading) {

@@ -304,8 +304,8 @@ export class GpuSoftBodySolver {
      * Measures the body's figures on the GPU after the last submitted step (kinetic energy, the fastest free
      * particle, edge ratios, volume: see {@link GpuFigures}) and reads them back, 48 bytes, a frame or so later. With
      * `residuals` the read also writes the body's per-particle `stretchResidual` and `volumeResidual` (8 bytes a
-     * particle more). Never waits inside a step; one read at a time. The object resolved is reused by the next read.
-     * @throws Error when a read is already in flight
+     * particle more). Never waits inside a step; one read at a time (rejects when one is in flight). The object
+     * resolved is reused by the next read.
      */
     public readFigures(residuals = false): Promise<GpuFigures> {
         return this._figures.read(this.stepCount, residuals);
