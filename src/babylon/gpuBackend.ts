@@ -7,14 +7,18 @@ import { Logger } from "@babylonjs/core/Misc/logger";
 import type { WebGPUEngine } from "@babylonjs/core/Engines/webgpuEngine";
 import {
     ColliderMotion,
-    measureBody,
+    measureBend,
+    measureCounts,
+    readyToSleep,
+    SoftBodyEventType,
     strainLimitActive,
     type Collider,
+    type EventQueue,
     type SoftBody,
     type StepStats,
     type XpbdWorld,
 } from "../core/index.js";
-import { GpuSoftBodySolver, unsupportedGpuFeature, type StepImpulses } from "../gpu/index.js";
+import { GpuSoftBodySolver, unsupportedGpuFeature, type GpuFigures, type StepImpulses } from "../gpu/index.js";
 import { GpuDrawnMesh } from "./gpuDrawnMesh.js";
 import type { SoftImpostor } from "./softImpostor.js";
 
@@ -47,9 +51,15 @@ const STRAIN_FEATURE = "strain limiting (strainLimit; a cloth near its limit)";
 
 /**
  * Steps between two state read-backs of a body drawn from GPU buffers (10 a second at 60 Hz): they only feed the
- * figures, the bounding box and the CPU-side state (`readGpuStateAsync` reads on demand).
+ * bend figures, the bounding box and the CPU-side state (`readGpuStateAsync` reads on demand).
  */
 export const DRAWN_READ_INTERVAL = 6;
+
+/**
+ * Steps between two read-backs of a GPU body's figures (20 a second at 60 Hz): the statistics, the residual heatmaps
+ * (with `XpbdWorld.residuals`) and the sleep test. 48 bytes each (8 bytes a particle more with the heatmaps).
+ */
+export const FIGURES_INTERVAL = 3;
 
 /** One impostor's GPU state. */
 interface GpuBody {
@@ -62,6 +72,14 @@ interface GpuBody {
     drawn: GpuDrawnMesh | null;
     /** Steps submitted since the last read-back started. */
     stepsSinceRead: number;
+    /** The figures read-back in flight, or null. */
+    figures: Promise<void> | null;
+    /** Steps submitted since the last figures read-back started. */
+    stepsSinceFigures: number;
+    /** The solver's step count of the last figures that arrived (the sleep test's time covers the steps since). */
+    figuresStep: number;
+    /** Wake-ups so far: figures requested before the last one are not taken after it. */
+    awakenings: number;
 }
 
 /**
@@ -71,13 +89,18 @@ interface GpuBody {
  *
  * Drawing: a cloth or a soft body on the engine's own device (a `WebGPUEngine`) is drawn from GPU buffers
  * ({@link GpuDrawnMesh}): the render kernels write its vertex buffers before each render after a step, and its state
- * is read back only every {@link DRAWN_READ_INTERVAL} steps, for the figures, the bounding box (grown by how far the
+ * is read back only every {@link DRAWN_READ_INTERVAL} steps, for the bend figures, the bounding box (grown by how far the
  * body may move until the next one) and the CPU-side state. Other bodies (ropes, a device that is not the engine's)
  * are read back asynchronously after every step, one read in flight per body, and drawn from what arrives: a frame or
  * two late.
  *
- * The body's figures are measured on the CPU from each read-back (no contact figures); sleep and events are not
- * computed. When the body or the scene starts using a feature the GPU lacks, the body goes back to the CPU world from
+ * The body's figures (energy, edge ratios, volume, the stretch and volume heatmaps) are reduced on the GPU and read
+ * back every {@link FIGURES_INTERVAL} steps; the bend figures and heatmap are measured on the CPU from each state
+ * read-back; there are no contact figures. A GPU body sleeps by the CPU world's rule, its slow time counted over the
+ * steps each figures read covers: asleep it is not stepped (its velocities zeroed, on the GPU too), and it wakes on
+ * the world's triggers (a wake request, a pin target moving, a moving collider near it, a change of wind or air); the
+ * Sleep and Wake events go into the world's queue after its step. When the body or the scene starts using a feature
+ * the GPU lacks, the body goes back to the CPU world from
  * its last read-back state, with one warning per feature naming it.
  *
  * Dynamic Havok bodies are coupled one step late: the impulses a GPU body put on them in step n are added to their
@@ -114,6 +137,12 @@ export class GpuBackend {
     private _dt = 0;
     /** State read-backs started so far (all bodies): a debugging figure, to see that drawing reads nothing back. */
     public stateReadCount = 0;
+    /** Figures read-backs started so far (all bodies): a debugging figure. */
+    public figuresReadCount = 0;
+    /** The wind and air density of the last step: a change wakes the sleeping bodies the air acts on, as on the CPU. */
+    private readonly _air = new Float64Array(4);
+    /** Sleep and wake events of GPU bodies (type, body id), for the world's queue after its step. */
+    private readonly _events: number[] = [];
 
     /**
      * @param device - the device the bodies run on
@@ -126,6 +155,8 @@ export class GpuBackend {
         private readonly _world: XpbdWorld,
         private readonly _engine: WebGPUEngine | null = null,
     ) {
+        this._air.set(_world.wind);
+        this._air[3] = _world.airDensity;
         this.compiled = GpuSoftBodySolver.compile(device).then(
             () => {
                 this._compiled ??= true;
@@ -150,6 +181,11 @@ export class GpuBackend {
      */
     public step(impostors: readonly SoftImpostor[], dt: number): void {
         this._dt = dt;
+        const world = this._world;
+        const air = this._air;
+        const airChanged = air[0] !== world.wind[0] || air[1] !== world.wind[1] || air[2] !== world.wind[2] || air[3] !== world.airDensity;
+        air.set(world.wind);
+        air[3] = world.airDensity;
         if (this._supporting.size > 0) {
             this._supportHold = this._restsOnSoftBody() ? SUPPORT_HOLD_STEPS : this._supportHold - 1;
             if (this._supportHold <= 0) {
@@ -166,7 +202,10 @@ export class GpuBackend {
                 }
                 this._warnOnce(missing);
             } else if (gpu) {
-                this._step(impostor, gpu, dt);
+                if (airChanged && impostor.body.triangles.length > 0 && impostor.body.windScale > 0) {
+                    impostor.body._wakeRequested = true;
+                }
+                this._advance(impostor, gpu, dt);
             } else if (this._compiled === true) {
                 this._toGpu(impostor, dt);
             }
@@ -207,6 +246,18 @@ export class GpuBackend {
                 retired.splice(k, 1);
             }
         }
+    }
+
+    /**
+     * After the CPU world's step (which cleared its event queue): adds the GPU bodies' sleep and wake events since the
+     * last call to `events`, for the plugin to dispatch with the CPU bodies'.
+     */
+    public addEvents(events: EventQueue): void {
+        const pending = this._events;
+        for (let k = 0; k < pending.length; k += 2) {
+            events.push(pending[k] as SoftBodyEventType, pending[k + 1], -1, 0);
+        }
+        pending.length = 0;
     }
 
     /** Adds the figures of every body on the GPU (as of its last read-back) to `stats`, the world's of this step. */
@@ -294,12 +345,16 @@ export class GpuBackend {
             addImpulses: (impulses) => this._addImpulses(impostor, impulses),
             drawn: this._draw(impostor, solver),
             stepsSinceRead: 0,
+            figures: null,
+            stepsSinceFigures: 0,
+            figuresStep: 0,
+            awakenings: 0,
         };
         // Until the first read arrives the box is the state moved to the GPU, grown as if that read were as late
         // as the interval.
         gpu.drawn?.refreshBounds(this._boundsMargin(body, DRAWN_READ_INTERVAL, dt));
         this._bodies.set(impostor, gpu);
-        this._step(impostor, gpu, dt);
+        this._advance(impostor, gpu, dt);
     }
 
     /** Draws the impostor's mesh from GPU buffers where it can be (a cloth or a soft body on the engine's device), else null. */
@@ -318,13 +373,108 @@ export class GpuBackend {
         }
     }
 
-    /** Submits the body's GPU step, and reads its state back: every step, or every few when it is drawn on the GPU. */
+    /**
+     * Wakes the body on the CPU world's triggers (`XpbdWorld`'s `_beginStep`), then steps it unless it sleeps; a
+     * sleeping body gets the stats of one (as the world's `_endStep`).
+     */
+    private _advance(impostor: SoftImpostor, gpu: GpuBody, dt: number): void {
+        const body = impostor.body;
+        if (body.sleeping && (body._wakeRequested || body.pins.targetsMove() || this._world._movingColliderNear(body))) {
+            body.sleeping = false;
+            body._slowTime = 0;
+            gpu.awakenings++;
+            body.stats.sleepingBodies = 0;
+            this._events.push(SoftBodyEventType.Wake, body.id);
+        }
+        body._wakeRequested = false;
+        if (!body.sleeping && readyToSleep(body)) {
+            this._fallAsleep(impostor, gpu);
+        }
+        if (!body.sleeping) {
+            this._step(impostor, gpu, dt);
+            return;
+        }
+        body.pins.endStep();
+        const stats = body.stats;
+        stats.solvedSubsteps = 0;
+        stats.sleepingBodies = 1;
+        stats.kineticEnergy = 0;
+        stats.contacts = 0;
+        stats.contactCandidates = 0;
+        stats.maxContactCorrection = 0;
+    }
+
+    /**
+     * Submits the body's GPU step, and reads its state back (every step, or every few when it is drawn on the GPU) and
+     * its figures (every {@link FIGURES_INTERVAL} steps).
+     */
     private _step(impostor: SoftImpostor, gpu: GpuBody, dt: number): void {
         gpu.solver.step(dt);
         gpu.stepsSinceRead++;
+        gpu.stepsSinceFigures++;
         if (gpu.drawn === null || gpu.stepsSinceRead >= DRAWN_READ_INTERVAL) {
             this._read(impostor, gpu, dt);
         }
+        if (gpu.stepsSinceFigures >= FIGURES_INTERVAL && gpu.figures === null) {
+            gpu.figures = this._readFigures(impostor, gpu);
+        }
+    }
+
+    /** Starts a read-back of the body's figures (and heatmaps with `XpbdWorld.residuals`); see {@link _takeFigures}. */
+    private _readFigures(impostor: SoftImpostor, gpu: GpuBody): Promise<void> {
+        gpu.stepsSinceFigures = 0;
+        this.figuresReadCount++;
+        const awakenings = gpu.awakenings;
+        return gpu.solver.readFigures(this._world.residuals).then(
+            (figures) => {
+                gpu.figures = null;
+                if (this._bodies.get(impostor) === gpu && gpu.awakenings === awakenings && !impostor.body.sleeping) {
+                    this._takeFigures(impostor, gpu, figures);
+                }
+            },
+            (error: unknown) => {
+                gpu.figures = null;
+                Logger.Error(`XpbdPlugin: reading the figures of mesh "${impostor.mesh.name}" from the GPU failed: ${String(error)}`);
+            },
+        );
+    }
+
+    /**
+     * The body's stats from the GPU's figures, and the CPU world's slow time (`XpbdWorld`'s `_endStep`) over the
+     * steps they cover: slower than `sleepVelocity` at the figures' step counts as slow for every step since the last
+     * figures ({@link FIGURES_INTERVAL} or so). A body slow for its sleep time falls asleep at the next step.
+     */
+    private _takeFigures(impostor: SoftImpostor, gpu: GpuBody, figures: GpuFigures): void {
+        const body = impostor.body;
+        const stats = body.stats;
+        measureCounts(body);
+        stats.kineticEnergy = figures.kineticEnergy;
+        stats.maxEdgeRatio = figures.maxEdgeRatio;
+        stats.meanEdgeRatio = figures.meanEdgeRatio;
+        stats.maxStretchResidual = figures.maxStretchResidual;
+        stats.meanStretchResidual = figures.meanStretchResidual;
+        stats.overStretchedEdges = figures.overStretchedEdges;
+        stats.maxVolumeResidual = figures.maxVolumeResidual;
+        stats.meanVolumeResidual = figures.meanVolumeResidual;
+        stats.volumeRatio = figures.volumeRatio;
+        const covered = figures.step - gpu.figuresStep;
+        gpu.figuresStep = figures.step;
+        if (body.allowSleep && figures.maxSpeed < body.sleepVelocity) {
+            body._slowTime += covered * this._dt;
+        } else {
+            body._slowTime = 0;
+        }
+    }
+
+    /** Puts the body to sleep where it is, at rest (as `XpbdWorld`'s `_fallAsleep`), and reports it. */
+    private _fallAsleep(impostor: SoftImpostor, gpu: GpuBody): void {
+        const body = impostor.body;
+        body.sleeping = true;
+        body.velocities.fill(0);
+        gpu.solver.stopMotion();
+        this._events.push(SoftBodyEventType.Sleep, body.id);
+        // The CPU-side state where it sleeps (picking, the moving-collider wake test, a move to the CPU).
+        void this._readAfter(impostor, gpu);
     }
 
     private _toCpu(impostor: SoftImpostor, gpu: GpuBody): void {
@@ -392,13 +542,13 @@ export class GpuBackend {
     }
 
     /**
-     * Copies every GPU body's state after the steps submitted so far into its CPU arrays (after any read in flight)
-     * and marks its render mesh out of date.
+     * Copies every GPU body's state after the steps submitted so far into its CPU arrays (after any read in flight),
+     * measures its figures after them, and marks its render mesh out of date.
      */
     public async readAll(): Promise<void> {
         const reads: Promise<void>[] = [];
         for (const [impostor, gpu] of this._bodies) {
-            reads.push(this._readAfter(impostor, gpu));
+            reads.push(this._readAllAfter(impostor, gpu));
         }
         await Promise.all(reads);
     }
@@ -408,6 +558,19 @@ export class GpuBackend {
         if (this._bodies.get(impostor) === gpu) {
             this._read(impostor, gpu, this._lastDt);
             await gpu.reading;
+        }
+    }
+
+    /** {@link _readAfter}, and the body's figures after the steps submitted so far (unless it sleeps). */
+    private async _readAllAfter(impostor: SoftImpostor, gpu: GpuBody): Promise<void> {
+        await this._readAfter(impostor, gpu);
+        // A step may start a read while this waits for one: start ours only when none is in flight.
+        while (gpu.figures !== null) {
+            await gpu.figures;
+        }
+        if (this._bodies.get(impostor) === gpu && !impostor.body.sleeping && gpu.figuresStep < gpu.solver.stepCount) {
+            gpu.figures = this._readFigures(impostor, gpu);
+            await gpu.figures;
         }
     }
 
@@ -428,8 +591,8 @@ export class GpuBackend {
             () => {
                 gpu.reading = null;
                 if (this._bodies.get(impostor) === gpu) {
-                    // The body's figures from the state read back (counts, energy, edge ratios, volume; no contacts).
-                    measureBody(body, this._world.residuals);
+                    // The bend figures (the rest come from the GPU's figures: see _takeFigures).
+                    measureBend(body, this._world.residuals);
                     gpu.drawn?.refreshBounds(this._boundsMargin(body, gpu.solver.stepCount - requested, dt));
                     impostor._afterStep();
                 }

@@ -397,6 +397,7 @@ export class XpbdPlugin extends XpbdPluginProperties {
         this._gpu?.step(impostors, dt);
         this.world.step(dt);
         this._gpu?.addColliderImpulses();
+        this._gpu?.addEvents(this.world.events);
         this._gpu?.accumulateStats(this.world.stats);
         this.onAfterWorldStepObservable.notifyObservers(dt);
         if (profile) {

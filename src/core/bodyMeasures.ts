@@ -14,17 +14,7 @@ export function measureBody(body: SoftBody, residuals: boolean): number {
         primeMeasures();
     }
     const stats = body.stats;
-    stats.sleepingBodies = 0;
-    stats.particles = body.particleCount;
-    stats.stretchConstraints = body.stretch.count;
-    stats.shearConstraints = body.shear.count;
-    stats.bendConstraints = body.bend.count;
-    stats.volumeConstraints = body.volume.count;
-    stats.tethers = body.tethers.enabled ? body.tethers.count : 0;
-    stats.pins = body.pins.kinematicCount + body.pins.softCount;
-    stats.contactCandidates = body.contacts.count;
-    stats.contacts = body.contacts.touching;
-    stats.maxContactCorrection = body.contacts.maxCorrection;
+    measureCounts(body);
     // One function per kind: each loop is optimised on its own, and a kind the body lacks costs nothing. The loops
     // hand their figures over in `figures` (see primeMeasures).
     measureKineticEnergy(body);
@@ -35,15 +25,7 @@ export function measureBody(body: SoftBody, residuals: boolean): number {
     stats.maxStretchResidual = figures[2];
     stats.meanStretchResidual = figures[3];
     stats.overStretchedEdges = figures[4];
-    if (body.bend.count === 0) {
-        stats.maxBendResidual = 0;
-        stats.meanBendResidual = 0;
-    } else if (residuals) {
-        body.bend.measure(body.positions, body.bendResidual, stats);
-    } else {
-        stats.maxBendResidual = NaN;
-        stats.meanBendResidual = NaN;
-    }
+    measureBend(body, residuals);
     if (body.volume.count > 0) {
         measureVolume(body, residuals);
         stats.maxVolumeResidual = figures[0];
@@ -55,6 +37,42 @@ export function measureBody(body: SoftBody, residuals: boolean): number {
         stats.volumeRatio = 0;
     }
     return overStretched;
+}
+
+/**
+ * The counts of `body.stats` (particles, constraints, tethers, pins, contacts) and `sleepingBodies` = 0: the part of
+ * {@link measureBody} that reads no positions (the WebGPU backend takes the rest from the GPU's figures).
+ */
+export function measureCounts(body: SoftBody): void {
+    const stats = body.stats;
+    stats.sleepingBodies = 0;
+    stats.particles = body.particleCount;
+    stats.stretchConstraints = body.stretch.count;
+    stats.shearConstraints = body.shear.count;
+    stats.bendConstraints = body.bend.count;
+    stats.volumeConstraints = body.volume.count;
+    stats.tethers = body.tethers.enabled ? body.tethers.count : 0;
+    stats.pins = body.pins.kinematicCount + body.pins.softCount;
+    stats.contactCandidates = body.contacts.count;
+    stats.contacts = body.contacts.touching;
+    stats.maxContactCorrection = body.contacts.maxCorrection;
+}
+
+/**
+ * The bend figures of `body.stats` and, with `residuals`, the per-particle bend residual; without, the figures are
+ * NaN (0 without bend elements) and the array keeps its last values. Part of {@link measureBody}.
+ */
+export function measureBend(body: SoftBody, residuals: boolean): void {
+    const stats = body.stats;
+    if (body.bend.count === 0) {
+        stats.maxBendResidual = 0;
+        stats.meanBendResidual = 0;
+    } else if (residuals) {
+        body.bend.measure(body.positions, body.bendResidual, stats);
+    } else {
+        stats.maxBendResidual = NaN;
+        stats.meanBendResidual = NaN;
+    }
 }
 
 /** The figures of the last measuring loop (kinetic energy, stretch or volume figures), in the order each writes them. */

@@ -21,7 +21,7 @@ export { KernelMemory, PLAIN_ARRAYS, type ArrayAllocator, type SolverKernels } f
 export { EventQueue, SoftBodyEventType } from "./eventQueue.js";
 export { ContactKind } from "./contactKind.js";
 export { ParticleContacts } from "./particleContacts.js";
-export { SOFT_CONTACT_CAPACITY_ELEMENT, SoftContacts } from "./softContacts.js";
+export { readyToSleep, SOFT_CONTACT_CAPACITY_ELEMENT, SoftContacts } from "./softContacts.js";
 export { PinConstraints } from "./pinConstraints.js";
 export { DEFAULT_GRAB_STIFFNESS, ParticleGrab } from "./particleGrab.js";
 export { rayHitsBody } from "./rayPick.js";
@@ -33,7 +33,7 @@ export { SOFT_BODY_DEFAULTS, type SoftBodyOptions } from "./softBodyOptions.js";
 export type { BendModel, BendSet } from "./bendSet.js";
 export { StepStats } from "./stepStats.js";
 export { strainLimitActive } from "./strainLimit.js";
-export { measureBody } from "./bodyMeasures.js";
+export { measureBend, measureBody, measureCounts } from "./bodyMeasures.js";
 export { SubstepContext } from "./substepContext.js";
 export { TETHER_ANCHORS, TetherConstraints } from "./tetherConstraints.js";
 export { TriangleMeshShape, type TriangleMeshData } from "./triangleMeshShape.js";

@@ -145,6 +145,14 @@ export class XpbdWorld {
         this._broadPhase.slotsDirty = true;
     }
 
+    /**
+     * Whether a collider that moved in the last step came within reach of `body` (the wake test of a sleeping body),
+     * for a host that keeps a body out of the world (the WebGPU backend). @internal
+     */
+    public _movingColliderNear(body: SoftBody): boolean {
+        return this._broadPhase.movingColliderNear(body);
+    }
+
     /** Removes a collider; particles attached to it (`SoftBody.attachments`) are freed. */
     public removeCollider(collider: Collider): void {
         const index = this.colliders.indexOf(collider);

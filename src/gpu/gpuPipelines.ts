@@ -2,6 +2,7 @@ import { AERODYNAMICS_WGSL } from "./aerodynamicsShader.js";
 import { ConstraintKernel } from "./bodyRecords.js";
 import { DIHEDRAL_BEND_WGSL, DISTANCE_WGSL, ISOMETRIC_BEND_WGSL, VOLUME_WGSL } from "./constraintShaders.js";
 import { DAMPING_WGSL } from "./dampingShader.js";
+import { FIGURES_WGSL } from "./figuresShader.js";
 import { PARTICLE_PASS_WGSL } from "./particlePassShader.js";
 import { PREDICT_WGSL } from "./predictShader.js";
 import { RENDER_MESH_WGSL } from "./renderMeshShader.js";
@@ -50,6 +51,16 @@ const LAYOUTS = {
         "storage",
     ],
     damping: ["uniform", "read-only-storage", "storage", "read-only-storage", "storage"],
+    figures: [
+        "fixed-uniform",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "storage",
+        "storage",
+    ],
     render: [
         "fixed-uniform",
         "read-only-storage",
@@ -80,6 +91,10 @@ export interface SolverPipelines {
     readonly renderPositions: GPUComputePipeline;
     /** Writes a render mesh's normals from the positions written (see `renderMeshShader.ts`). */
     readonly renderNormals: GPUComputePipeline;
+    /** The per-particle residuals of the body's figures (see `figuresShader.ts`). */
+    readonly figureResiduals: GPUComputePipeline;
+    /** The body's scalar figures, reduced by one workgroup (see `figuresShader.ts`). */
+    readonly figureReduce: GPUComputePipeline;
 }
 
 /** Each device's kernels, compiled once and shared by every body on it. */
@@ -151,6 +166,8 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         dampDeformation,
         renderPositions,
         renderNormals,
+        figureResiduals,
+        figureReduce,
     ] = await Promise.all([
         pipeline("predict", PREDICT_WGSL, "predict", "predict"),
         pipeline("predict", PREDICT_WGSL, "setInverseMasses", "inverse masses"),
@@ -165,6 +182,8 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("damping", DAMPING_WGSL, "dampDeformation", "damp deformation"),
         pipeline("render", RENDER_MESH_WGSL, "positions", "render positions"),
         pipeline("render", RENDER_MESH_WGSL, "normals", "render normals"),
+        pipeline("figures", FIGURES_WGSL, "residuals", "figure residuals"),
+        pipeline("figures", FIGURES_WGSL, "reduce", "figure reduction"),
     ]);
     return {
         layouts,
@@ -183,6 +202,8 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         dampDeformation,
         renderPositions,
         renderNormals,
+        figureResiduals,
+        figureReduce,
     };
 }
 

@@ -8,6 +8,7 @@ import {
     type ConstraintRecords,
     type PassRecords,
 } from "./bodyRecords.js";
+import { BodyFigures, type GpuFigures } from "./bodyFigures.js";
 import { ACCUMULATOR_WORDS, ColliderImpulses, type StepImpulses } from "./colliderImpulses.js";
 import { ColliderRecords, unsupportedGpuFeature } from "./colliderRecords.js";
 import { compiledSolverPipelines, solverPipelines, type SolverPipelines } from "./gpuPipelines.js";
@@ -34,9 +35,11 @@ import { WORKGROUP_SIZE } from "./predictShader.js";
  *
  * Dynamic colliders are coupled one step late: within a step they move as kinematic ones, and the impulses the body
  * puts on them (contacts and bounces) are summed on the GPU (deterministic fixed-point atomics) and read back
- * asynchronously for the host to apply ({@link consumeColliderImpulses}). Not yet on the GPU (see docs/webgpu.md):
- * self-collision, attachments ({@link unsupportedGpuFeature} names them, and construction refuses them), sleep,
- * statistics and events.
+ * asynchronously for the host to apply ({@link consumeColliderImpulses}). The body's figures (kinetic energy, the
+ * fastest free particle, edge ratios, volume, the per-particle residuals) are reduced on the GPU when asked
+ * ({@link readFigures}); the host decides sleep from them ({@link stopMotion}). Not yet on the GPU (see
+ * docs/webgpu.md): self-collision, attachments ({@link unsupportedGpuFeature} names them, and construction refuses
+ * them), events.
  */
 export class GpuSoftBodySolver {
     /** Steps taken. */
@@ -68,6 +71,7 @@ export class GpuSoftBodySolver {
     private _reading = false;
     private readonly _timer: StepTimer;
     private readonly _impulses: ColliderImpulses;
+    private readonly _figures: BodyFigures;
 
     private constructor(
         /** The device the body lives on. */
@@ -88,6 +92,7 @@ export class GpuSoftBodySolver {
         this._params = new StepParams(device);
         this._timer = new StepTimer(device);
         this._impulses = new ColliderImpulses(device);
+        this._figures = new BodyFigures(device, body, _pipelines, this._buffers, _constraints);
         this._colliders = new ColliderRecords(world.colliders);
         this._buffers.reserveImpulseWords(this._colliders.dynamicColliders.length * ACCUMULATOR_WORDS);
         this._colliderBufferRecords = this._colliders;
@@ -296,6 +301,27 @@ export class GpuSoftBodySolver {
     }
 
     /**
+     * Measures the body's figures on the GPU after the last submitted step (kinetic energy, the fastest free
+     * particle, edge ratios, volume: see {@link GpuFigures}) and reads them back, 48 bytes, a frame or so later. With
+     * `residuals` the read also writes the body's per-particle `stretchResidual` and `volumeResidual` (8 bytes a
+     * particle more). Never waits inside a step; one read at a time (rejects when one is in flight). The object
+     * resolved is reused by the next read.
+     */
+    public readFigures(residuals = false): Promise<GpuFigures> {
+        return this._figures.read(this.stepCount, residuals);
+    }
+
+    /**
+     * Zeroes every particle's velocity on the GPU, after the steps submitted so far (the body falls asleep: the host
+     * stops stepping it, as the CPU world stops a sleeping body, and it starts again from rest).
+     */
+    public stopMotion(): void {
+        const encoder = this.device.createCommandEncoder({ label: "xpbd stop motion" });
+        encoder.clearBuffer(this._buffers.velocities);
+        this.device.queue.submit([encoder.finish()]);
+    }
+
+    /**
      * Uploads the body's positions, previous positions and velocities from its CPU arrays, replacing the GPU's: for
      * a host that moved the body (a teleport), or to restart from a state computed elsewhere.
      */
@@ -320,6 +346,7 @@ export class GpuSoftBodySolver {
         this._staging?.destroy();
         this._timer.dispose();
         this._impulses.dispose();
+        this._figures.dispose();
     }
 
     /** Encodes one step: forces, then per substep prediction, passes and velocities, then damping. */

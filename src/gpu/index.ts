@@ -6,6 +6,7 @@
 export { GpuSoftBodySolver } from "./gpuSoftBodySolver.js";
 export { unsupportedGpuFeature } from "./colliderRecords.js";
 export type { StepImpulses } from "./colliderImpulses.js";
+export type { GpuFigures } from "./bodyFigures.js";
 export { colourBatches } from "./colourBatches.js";
 export { GpuRenderMeshWriter, packRenderMesh } from "./renderMeshWriter.js";
 export type {

@@ -1,0 +1,208 @@
+import type { SoftBody } from "../core/index.js";
+import { ConstraintKernel, type ConstraintRecords } from "./bodyRecords.js";
+import { COPY_DST, COPY_SRC, MAP_READ, STORAGE, UNIFORM, createBuffer, type BodyBuffers } from "./bodyBuffers.js";
+import { FIGURE_PARAMS_SIZE, FIGURE_WORDS } from "./figuresShader.js";
+import type { SolverPipelines } from "./gpuPipelines.js";
+import { WORKGROUP_SIZE } from "./predictShader.js";
+
+/**
+ * A body's figures as the GPU reduced them (see `figuresShader.ts`), the same figures as the core's `measureBody`
+ * writes into `SoftBody.stats` and the world's sleep test reads, in f32.
+ */
+export interface GpuFigures {
+    /** The solver's step count when they were requested: the figures are of the state after that step. */
+    step: number;
+    /** Kinetic energy ½ Σ m v² (J). */
+    kineticEnergy: number;
+    /** The largest speed of a particle that is not pinned with weight 1 (m/s): the world's sleep test. */
+    maxSpeed: number;
+    /** Largest length / rest over stretch constraints (0 without any). */
+    maxEdgeRatio: number;
+    /** Mean length / rest over stretch constraints (0 without any). */
+    meanEdgeRatio: number;
+    /** Largest |length / rest − 1| over stretch constraints. */
+    maxStretchResidual: number;
+    /** Mean |length / rest − 1| over stretch constraints. */
+    meanStretchResidual: number;
+    /** Stretch constraints longer than the body's over-stretch ratio. */
+    overStretchedEdges: number;
+    /** Largest |V / V₀ − 1| over tets (0 without any). */
+    maxVolumeResidual: number;
+    /** Mean |V / V₀ − 1| over tets (0 without any). */
+    meanVolumeResidual: number;
+    /** Total volume of the tets over their total rest volume (0 without any). */
+    volumeRatio: number;
+    /** Whether this read also wrote the per-particle residual arrays (`stretchResidual`, `volumeResidual`). */
+    residuals: boolean;
+}
+
+/**
+ * Measures one body's figures on the GPU and reads them back asynchronously, one read at a time: a compute pass
+ * after the steps already submitted (the per-particle residuals when asked, then one workgroup's fixed-order
+ * reduction), a copy to a staging buffer, a map. Nothing waits inside a step. The figures are 48 bytes; the
+ * per-particle residual arrays (8 bytes a particle) are read only when asked.
+ */
+export class BodyFigures {
+    private readonly _params: GPUBuffer;
+    private readonly _paramData = new ArrayBuffer(FIGURE_PARAMS_SIZE);
+    private readonly _figures: GPUBuffer;
+    private readonly _residual: GPUBuffer;
+    private readonly _staging: GPUBuffer;
+    private readonly _group: GPUBindGroup;
+    private readonly _stretchCount: number;
+    private readonly _volumeCount: number;
+    /** The rest volume of all tets (m³), summed in f64 once. */
+    private readonly _restVolume: number;
+    private readonly _result: GpuFigures = {
+        step: 0,
+        kineticEnergy: 0,
+        maxSpeed: 0,
+        maxEdgeRatio: 0,
+        meanEdgeRatio: 0,
+        maxStretchResidual: 0,
+        meanStretchResidual: 0,
+        overStretchedEdges: 0,
+        maxVolumeResidual: 0,
+        meanVolumeResidual: 0,
+        volumeRatio: 0,
+        residuals: false,
+    };
+    private _reading = false;
+    private _disposed = false;
+
+    public constructor(
+        private readonly _device: GPUDevice,
+        private readonly _body: SoftBody,
+        private readonly _pipelines: SolverPipelines,
+        buffers: BodyBuffers,
+        constraints: ConstraintRecords,
+    ) {
+        const first = (set: SoftBody["stretch"] | SoftBody["volume"]): number =>
+            constraints.sets.find((s) => s.set === set)?.firstRecord ?? 0;
+        const inSets = (set: SoftBody["stretch"] | SoftBody["volume"]): number =>
+            constraints.sets.some((s) => s.set === set) ? set.count : 0;
+        this._stretchCount = inSets(_body.stretch);
+        this._volumeCount = inSets(_body.volume);
+        let rest = 0;
+        for (let t = 0; t < this._volumeCount; t++) {
+            rest += _body.volume.restVolumes[t];
+        }
+        this._restVolume = rest;
+        const u = new Uint32Array(this._paramData);
+        u[0] = _body.particleCount;
+        u[1] = first(_body.stretch);
+        u[2] = this._stretchCount;
+        u[3] = first(_body.volume);
+        u[4] = this._volumeCount;
+        const n = _body.particleCount;
+        this._params = createBuffer(_device, FIGURE_PARAMS_SIZE, UNIFORM | COPY_DST, "figure params");
+        this._figures = createBuffer(_device, 4 * FIGURE_WORDS, STORAGE | COPY_SRC | COPY_DST, "figures");
+        this._residual = createBuffer(_device, 8 * n, STORAGE | COPY_SRC | COPY_DST, "residuals");
+        this._staging = createBuffer(_device, 4 * FIGURE_WORDS + 8 * n, MAP_READ | COPY_DST, "figures read-back");
+        this._group = _device.createBindGroup({
+            layout: _pipelines.layouts.figures,
+            entries: [
+                this._params,
+                buffers.positions,
+                buffers.velocities,
+                buffers.masses,
+                buffers.records[ConstraintKernel.Distance],
+                buffers.records[ConstraintKernel.Volume],
+                this._residual,
+                this._figures,
+            ].map((buffer, binding) => ({ binding, resource: { buffer } })),
+        });
+    }
+
+    /**
+     * Measures the state after the steps submitted so far and resolves with its figures (one object, reused by the
+     * next read: copy what you keep). With `residuals`, also writes the body's `stretchResidual` and
+     * `volumeResidual` (per particle, as the core's `measureBody` with residuals on) when the read arrives.
+     * Rejects when a read is already in flight.
+     * @param step - the solver's step count, handed back in {@link GpuFigures.step}
+     */
+    public async read(step: number, residuals: boolean): Promise<GpuFigures> {
+        if (this._reading) {
+            throw new Error("readFigures: a read is already in flight; wait for it");
+        }
+        this._reading = true;
+        const device = this._device;
+        const n = this._body.particleCount;
+        new Float32Array(this._paramData)[5] = this._body.overStretchRatio;
+        device.queue.writeBuffer(this._params, 0, this._paramData);
+        const encoder = device.createCommandEncoder({ label: "xpbd figures" });
+        const elements = Math.max(this._stretchCount, this._volumeCount);
+        if (residuals) {
+            encoder.clearBuffer(this._residual);
+        }
+        const pass = encoder.beginComputePass({ label: "xpbd figures" });
+        pass.setBindGroup(0, this._group);
+        if (residuals && elements > 0) {
+            pass.setPipeline(this._pipelines.figureResiduals);
+            pass.dispatchWorkgroups(Math.ceil(elements / WORKGROUP_SIZE));
+        }
+        pass.setPipeline(this._pipelines.figureReduce);
+        pass.dispatchWorkgroups(1);
+        pass.end();
+        const figureBytes = 4 * FIGURE_WORDS;
+        encoder.copyBufferToBuffer(this._figures, 0, this._staging, 0, figureBytes);
+        if (residuals) {
+            encoder.copyBufferToBuffer(this._residual, 0, this._staging, figureBytes, 8 * n);
+        }
+        device.queue.submit([encoder.finish()]);
+        try {
+            await this._staging.mapAsync(MAP_READ);
+        } catch (error) {
+            this._reading = false;
+            if (this._disposed) {
+                // Disposed meanwhile: the staging buffer is destroyed, which aborts the map.
+                return this._result;
+            }
+            throw error;
+        }
+        try {
+            const words = new Float32Array(this._staging.getMappedRange());
+            this._unpack(words, step, residuals);
+            this._staging.unmap();
+        } finally {
+            this._reading = false;
+        }
+        return this._result;
+    }
+
+    /** Releases the buffers (a read in flight resolves with the last figures). */
+    public dispose(): void {
+        this._disposed = true;
+        this._params.destroy();
+        this._figures.destroy();
+        this._residual.destroy();
+        this._staging.destroy();
+    }
+
+    private _unpack(words: Float32Array, step: number, residuals: boolean): void {
+        const r = this._result;
+        const edges = this._stretchCount;
+        const tets = this._volumeCount;
+        r.step = step;
+        r.residuals = residuals;
+        r.kineticEnergy = words[0];
+        r.maxSpeed = Math.sqrt(words[1]);
+        r.maxEdgeRatio = words[2];
+        r.meanEdgeRatio = edges > 0 ? 1 + words[3] / edges : 0;
+        r.maxStretchResidual = words[4];
+        r.meanStretchResidual = edges > 0 ? words[5] / edges : 0;
+        r.overStretchedEdges = words[6];
+        r.maxVolumeResidual = words[7];
+        r.meanVolumeResidual = tets > 0 ? words[8] / tets : 0;
+        r.volumeRatio = tets > 0 ? words[9] / this._restVolume : 0;
+        if (residuals) {
+            // The residual words are the bits of non-negative f32s: read as floats they are the values.
+            const n = this._body.particleCount;
+            const base = FIGURE_WORDS;
+            this._body.stretchResidual.set(words.subarray(base, base + n));
+            if (tets > 0) {
+                this._body.volumeResidual.set(words.subarray(base + n, base + 2 * n));
+            }
+        }
+    }
+}
