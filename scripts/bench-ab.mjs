@@ -91,7 +91,10 @@ const best = (m) => Math.min(...m);
 const paired = a.medians.map((m, r) => m / b.medians[r]);
 const fields = {
     scene: `cloth${N}`,
-    ours: worldOptions.substeps || worldOptions.iterations ? `substeps=${worldOptions.substeps ?? "default"},iterations=${worldOptions.iterations ?? "default"}` : "default",
+    ours:
+        worldOptions.substeps || worldOptions.iterations
+            ? `substeps=${worldOptions.substeps ?? "default"},iterations=${worldOptions.iterations ?? "default"}`
+            : "default",
     ours_best_ms: best(a.medians).toFixed(3),
     ours_median_ms: median(a.medians).toFixed(3),
     jolt_best_ms: best(b.medians).toFixed(3),
