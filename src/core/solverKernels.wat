@@ -222,4 +222,62 @@
           (f64.store offset=16 (local.get $d) (f64.add (f64.load offset=16 (local.get $d)) (f64.mul (local.get $f) (local.get $nz)))))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $next))))
+
+  ;; The start of a substep (`XpbdWorld._predict`): x copied to xPrev, then each free particle's velocity v advanced by
+  ;; gravity and the forces f (external) and aero (aerodynamic) over h, and x by v over h; w the inverse masses, n the
+  ;; particles. Scalars: h, then gravity·h along x, y, z.
+  (func (export "predict")
+    (param $x i32) (param $xPrev i32) (param $v i32) (param $w i32) (param $f i32) (param $aero i32) (param $n i32)
+    (local $h f64) (local $gx f64) (local $gy f64) (local $gz f64) (local $p i32) (local $wh f64) (local $i i32)
+    (local $px f64) (local $py f64) (local $pz f64) (local $vx f64) (local $vy f64) (local $vz f64)
+    (local.set $h (f64.load (i32.const 0)))
+    (local.set $gx (f64.load (i32.const 8)))
+    (local.set $gy (f64.load (i32.const 16)))
+    (local.set $gz (f64.load (i32.const 24)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $p) (local.get $n)))
+        (local.set $i (i32.mul (local.get $p) (i32.const 24)))
+        (local.set $px (f64.load (i32.add (local.get $x) (local.get $i))))
+        (local.set $py (f64.load offset=8 (i32.add (local.get $x) (local.get $i))))
+        (local.set $pz (f64.load offset=16 (i32.add (local.get $x) (local.get $i))))
+        (f64.store (i32.add (local.get $xPrev) (local.get $i)) (local.get $px))
+        (f64.store offset=8 (i32.add (local.get $xPrev) (local.get $i)) (local.get $py))
+        (f64.store offset=16 (i32.add (local.get $xPrev) (local.get $i)) (local.get $pz))
+        (local.set $wh (f64.mul (f64.load (i32.add (local.get $w) (i32.shl (local.get $p) (i32.const 3)))) (local.get $h)))
+        (if (f64.ne (local.get $wh) (f64.const 0))
+          (then
+            ;; v += g·h + (f + aero)·w·h, then x += v·h.
+            (local.set $vx (f64.add (f64.load (i32.add (local.get $v) (local.get $i)))
+              (f64.add (local.get $gx) (f64.mul (f64.add (f64.load (i32.add (local.get $f) (local.get $i)))
+                                                        (f64.load (i32.add (local.get $aero) (local.get $i)))) (local.get $wh)))))
+            (local.set $vy (f64.add (f64.load offset=8 (i32.add (local.get $v) (local.get $i)))
+              (f64.add (local.get $gy) (f64.mul (f64.add (f64.load offset=8 (i32.add (local.get $f) (local.get $i)))
+                                                        (f64.load offset=8 (i32.add (local.get $aero) (local.get $i)))) (local.get $wh)))))
+            (local.set $vz (f64.add (f64.load offset=16 (i32.add (local.get $v) (local.get $i)))
+              (f64.add (local.get $gz) (f64.mul (f64.add (f64.load offset=16 (i32.add (local.get $f) (local.get $i)))
+                                                        (f64.load offset=16 (i32.add (local.get $aero) (local.get $i)))) (local.get $wh)))))
+            (f64.store (i32.add (local.get $v) (local.get $i)) (local.get $vx))
+            (f64.store offset=8 (i32.add (local.get $v) (local.get $i)) (local.get $vy))
+            (f64.store offset=16 (i32.add (local.get $v) (local.get $i)) (local.get $vz))
+            (f64.store (i32.add (local.get $x) (local.get $i)) (f64.add (local.get $px) (f64.mul (local.get $vx) (local.get $h))))
+            (f64.store offset=8 (i32.add (local.get $x) (local.get $i)) (f64.add (local.get $py) (f64.mul (local.get $vy) (local.get $h))))
+            (f64.store offset=16 (i32.add (local.get $x) (local.get $i)) (f64.add (local.get $pz) (f64.mul (local.get $vz) (local.get $h))))))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $next))))
+
+  ;; The end of a substep (`XpbdWorld._finishSubstep`): v = (x − xPrev) / h over the first `length` values. Scalar: 1/h.
+  (func (export "velocities")
+    (param $x i32) (param $xPrev i32) (param $v i32) (param $length i32)
+    (local $invH f64) (local $k i32) (local $end i32)
+    (local.set $invH (f64.load (i32.const 0)))
+    (local.set $end (i32.shl (local.get $length) (i32.const 3)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $k) (local.get $end)))
+        (f64.store (i32.add (local.get $v) (local.get $k))
+          (f64.mul (f64.sub (f64.load (i32.add (local.get $x) (local.get $k))) (f64.load (i32.add (local.get $xPrev) (local.get $k))))
+                   (local.get $invH)))
+        (local.set $k (i32.add (local.get $k) (i32.const 8)))
+        (br $next))))
 )
