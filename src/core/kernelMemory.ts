@@ -11,8 +11,9 @@ export interface SolverKernels {
      */
     distance(indices: number, restLengths: number, lambdas: number, count: number, x: number, w: number): void;
     /**
-     * `IsometricBendConstraints.project`, `reverse` 1 for back to front; scalar α/h². Two elements at a time where
-     * the platform has WebAssembly SIMD (`solverKernelsSimd.wat`), with the same result.
+     * `IsometricBendConstraints.project`, `reverse` 1 for back to front; scalar α/h². Four elements at a time where
+     * the platform has WebAssembly SIMD (`solverKernelsSimd.wat`), with the same result: `independent` holds one i32
+     * per element, 1 where that element and the next three share no particle (only the SIMD kernel reads it).
      */
     isometricBend(
         indices: number,
@@ -23,6 +24,7 @@ export interface SolverKernels {
         x: number,
         w: number,
         reverse: number,
+        independent: number,
     ): void;
     /** `TetherConstraints.project`; scalar the slack. */
     tethers(particles: number, anchors: number, lengths: number, count: number, x: number): void;

@@ -438,8 +438,8 @@ function kernelMemoryFor(particles: number, stretch: number, shear: number, bend
                 bend,
                 tethers,
             ],
-            // stretch, shear and bend indices; tethered particles and anchors
-            [2 * stretch, 2 * shear, 4 * bend, tethers, tethers],
+            // stretch, shear and bend indices, the bend groups' independence; tethered particles and anchors
+            [2 * stretch, 2 * shear, 4 * bend, bend, tethers, tethers],
         ),
     );
 }

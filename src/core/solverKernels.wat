@@ -85,10 +85,11 @@
         (br $next))))
 
   ;; Isometric bending, back to front when reverse is 1: idx (a, b, c, d per element), weights (4 per element),
-  ;; squared hinge lengths, lambdas; x, w. Scalar: α/h².
+  ;; squared hinge lengths, lambdas; x, w. Scalar: α/h². Independent (one i32 per element) is for the SIMD kernel
+  ;; (see solverKernelsSimd.wat), which takes the same arguments; this one does not read it.
   (func (export "isometricBend")
     (param $idx i32) (param $kw i32) (param $hl2 i32) (param $lam i32) (param $count i32) (param $x i32) (param $w i32)
-    (param $reverse i32)
+    (param $reverse i32) (param $independent i32)
     (local $alphaScale f64) (local $k i32) (local $e i32) (local $first i32) (local $step i32)
     (local $ia i32) (local $ib i32) (local $ic i32) (local $id i32)
     (local $a i32) (local $b i32) (local $c i32) (local $d i32) (local $q i32)
