@@ -438,8 +438,8 @@ function kernelMemoryFor(particles: number, stretch: number, shear: number, bend
                 bend,
                 tethers,
             ],
-            // stretch, shear and bend indices, the bend groups' independence; tethered particles and anchors
-            [2 * stretch, 2 * shear, 4 * bend, bend, tethers, tethers],
+            // stretch, shear and bend indices and their groups' independence; tethered particles and anchors
+            [2 * stretch, stretch, 2 * shear, shear, 4 * bend, bend, tethers, tethers],
         ),
     );
 }

@@ -12,8 +12,10 @@
   (import "env" "memory" (memory 1))
 
   ;; Distance constraints, front to back: idx (i32 pairs), rest lengths, lambdas; x, inverse masses w. Scalar: α̃.
+  ;; Independent (one i32 per constraint) is for the SIMD kernel, which takes the same arguments; this one does not
+  ;; read it.
   (func (export "distance")
-    (param $idx i32) (param $rest i32) (param $lam i32) (param $count i32) (param $x i32) (param $w i32)
+    (param $idx i32) (param $rest i32) (param $lam i32) (param $count i32) (param $x i32) (param $w i32) (param $independent i32)
     (local $at f64) (local $c i32) (local $pa i32) (local $pb i32) (local $wa f64) (local $wb f64) (local $wsum f64)
     (local $i i32) (local $j i32) (local $dx f64) (local $dy f64) (local $dz f64) (local $len f64) (local $s f64)
     (local $ws f64)

@@ -5,16 +5,16 @@
 ;; gives what projecting them one after the other does. The colour order (`constraintColouring.ts`) makes that the
 ;; rule; the kernels still check every group, so a group that touches (across a colour boundary, in the last colour,
 ;; which may hold touching constraints, or in any order at all) goes one constraint at a time through the scalar
-;; kernel, imported from the `solverKernels.wat` instance. Distances compare a pair's indices as they go; bending
-;; reads the answer for its groups of four from a table made with the list (comparing 16 indices against 48 cost
-;; about an eighth of the kernel's time). Each lane does the scalar kernel's operations in its order
+;; kernel, imported from the `solverKernels.wat` instance. Which groups share no particle is worked out when the list
+;; is built, into a table the kernels read (`independent`): comparing every group's indices on every sweep cost
+;; bending about a tenth of its time. Each lane does the scalar kernel's operations in its order
 ;; (f64x2 has no fused multiply-add), so the result is bit-identical to it and to the JavaScript loop. A branch of
 ;; the scalar kernel becomes a lane mask (bending's in-plane correction) or, where it skips a constraint, sends the
 ;; group through the scalar kernel, before anything is written.
 (module
   (import "env" "memory" (memory 1))
   (import "env" "isometricBend" (func $scalarBend (param i32 i32 i32 i32 i32 i32 i32 i32 i32)))
-  (import "env" "distance" (func $scalarDistance (param i32 i32 i32 i32 i32 i32)))
+  (import "env" "distance" (func $scalarDistance (param i32 i32 i32 i32 i32 i32 i32)))
 
   ;; The arguments of solverKernels.wat's isometricBend, which it replaces. Scalar: α/h². Four elements at a time:
   ;; two pairs, each statement written for the first pair and then, its names ending in _2, for the second. One
@@ -403,9 +403,10 @@
         (local.set $k (i32.add (local.get $k) (local.get $n)))
         (br $next))))
 
-  ;; The arguments of solverKernels.wat's distance, which it replaces, and the same pairing. Scalar: α̃.
+  ;; The arguments of solverKernels.wat's distance, which it replaces, and the same pairing. Scalar: α̃. Independent:
+  ;; one i32 per constraint c, 1 when constraints c and c + 1 exist and share no particle (`DistanceConstraints`).
   (func (export "distance")
-    (param $idx i32) (param $rest i32) (param $lam i32) (param $count i32) (param $x i32) (param $w i32)
+    (param $idx i32) (param $rest i32) (param $lam i32) (param $count i32) (param $x i32) (param $w i32) (param $independent i32)
     (local $c i32) (local $n i32) (local $q i32) (local $pair v128) (local $lo v128) (local $hi v128)
     (local $i0 i32) (local $i1 i32) (local $j0 i32) (local $j1 i32)
     (local $at v128) (local $wa v128) (local $wb v128) (local $wsum v128)
@@ -418,12 +419,9 @@
         ;; Leaving $scalar projects n constraints from c on through the scalar kernel.
         (block $scalar
           (local.set $n (i32.const 1))
-          (br_if $scalar (i32.lt_s (i32.sub (local.get $count) (local.get $c)) (i32.const 2)))
-          ;; (a₀, b₀, a₁, b₁): each end of one constraint against both of the other.
+          (br_if $scalar (i32.eqz (i32.load (i32.add (local.get $independent) (i32.shl (local.get $c) (i32.const 2))))))
+          ;; (a₀, b₀, a₁, b₁)
           (local.set $pair (v128.load (i32.add (local.get $idx) (i32.shl (local.get $c) (i32.const 3)))))
-          (br_if $scalar (v128.any_true (v128.or
-            (i32x4.eq (local.get $pair) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $pair) (local.get $pair)))
-            (i32x4.eq (local.get $pair) (i8x16.shuffle 12 13 14 15 8 9 10 11 4 5 6 7 0 1 2 3 (local.get $pair) (local.get $pair))))))
           (local.set $n (i32.const 2))
           (local.set $wa (v128.load64_lane 1 (i32.add (local.get $w) (i32.shl (i32x4.extract_lane 2 (local.get $pair)) (i32.const 3)))
                                               (v128.load64_zero (i32.add (local.get $w) (i32.shl (i32x4.extract_lane 0 (local.get $pair)) (i32.const 3))))))
@@ -485,7 +483,8 @@
           (i32.add (local.get $idx) (i32.shl (local.get $c) (i32.const 3)))
           (i32.add (local.get $rest) (i32.shl (local.get $c) (i32.const 3)))
           (i32.add (local.get $lam) (i32.shl (local.get $c) (i32.const 3)))
-          (local.get $n) (local.get $x) (local.get $w))
+          (local.get $n) (local.get $x) (local.get $w)
+          (i32.add (local.get $independent) (i32.shl (local.get $c) (i32.const 2))))
         (local.set $c (i32.add (local.get $c) (local.get $n)))
         (br $next))))
 )
