@@ -1,12 +1,13 @@
-;; The solver's three hottest loops as WebAssembly: distance constraints, isometric bending and tethers. Each is the
-;; JavaScript loop of its class (`distanceConstraints.ts`, `isometricBendConstraints.ts`, `tetherConstraints.ts`)
-;; operation for operation, in the same order, so the results are bit-identical: IEEE double arithmetic, one rounding
-;; per operation, no fused multiply-add, in both languages. What WebAssembly saves is what V8 adds to a typed-array
+;; The solver's hot loops as WebAssembly: distance constraints, isometric bending and tethers, and the prediction and
+;; velocities of each substep. Each is the JavaScript loop of its class (`distanceConstraints.ts`,
+;; `isometricBendConstraints.ts`, `tetherConstraints.ts`, `xpbdWorld.ts`) operation for operation, in the same order,
+;; so the results are bit-identical: IEEE double arithmetic, one rounding per operation, no fused multiply-add, in
+;; both languages. What WebAssembly saves is what V8 adds to a typed-array
 ;; loop: bounds checks and conversions on every access (1.4x on bending, 1.7x on distances, measured per constraint).
 ;;
 ;; Arguments are byte offsets into the body's memory (`kernelMemory.ts`) and counts: particle indices as i32,
-;; everything else as f64, positions as xyz triples. The one real-valued argument of each kernel (α̃, α/h², the
-;; slack) is read from the memory's first 8 bytes: a double passed from JavaScript to WebAssembly may be boxed on the
+;; everything else as f64, positions as xyz triples. The real-valued arguments of each kernel (α̃, α/h², the slack;
+;; the prediction's four) are read from the memory's first 32 bytes: a double passed from JavaScript to WebAssembly may be boxed on the
 ;; heap, a small integer never is, so the step stays allocation-free. `npm run build:kernels` assembles this file into `solverKernelsBinary.ts`.
 (module
   (import "env" "memory" (memory 1))
