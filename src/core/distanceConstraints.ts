@@ -23,6 +23,12 @@ export class DistanceConstraints implements ConstraintSet {
     public count = 0;
     /** The body's kernel memory holding the lists, or null (see {@link project}). */
     private readonly _memory: KernelMemory | null;
+    /**
+     * Per constraint c, 1 when constraints c and c + 1 exist and share no particle, else 0: which pairs the SIMD
+     * kernel may project together (see `solverKernelsSimd.wat`). Worked out whenever the list changes (the
+     * constructor, {@link rebuild}), so the kernel need not compare indices on every sweep.
+     */
+    private readonly _independent: Int32Array;
 
     /**
      * @param indices - particle index pairs
@@ -47,6 +53,7 @@ export class DistanceConstraints implements ConstraintSet {
         this.indices.set(indices);
         this.restLengths = memory !== null ? memory.f64(capacity) : new Float64Array(capacity);
         this.lambdas = memory !== null ? memory.f64(capacity) : new Float64Array(capacity);
+        this._independent = memory !== null ? memory.i32(capacity) : new Int32Array(0);
         this.compliance = compliance;
         for (let c = 0; c < count; c++) {
             const i = indices[2 * c] * 3;
@@ -60,6 +67,7 @@ export class DistanceConstraints implements ConstraintSet {
             }
             this.restLengths[c] = length;
         }
+        this._markIndependent();
     }
 
     /**
@@ -80,6 +88,23 @@ export class DistanceConstraints implements ConstraintSet {
             this.restLengths[k] = Math.sqrt(dx * dx + dy * dy + dz * dz);
         }
         this.count = count;
+        this._markIndependent();
+    }
+
+    /** Fills {@link _independent} for the live constraints (nothing without kernel memory, where no SIMD kernel runs). */
+    private _markIndependent(): void {
+        const independent = this._independent;
+        if (independent.length === 0) {
+            return;
+        }
+        const indices = this.indices;
+        independent.fill(0);
+        for (let c = 0; c + 1 < this.count; c++) {
+            const a = indices[2 * c];
+            const b = indices[2 * c + 1];
+            const shared = a === indices[2 * c + 2] || a === indices[2 * c + 3] || b === indices[2 * c + 2] || b === indices[2 * c + 3];
+            independent[c] = shared ? 0 : 1;
+        }
     }
 
     /** @returns "DistanceConstraints" */
@@ -105,7 +130,15 @@ export class DistanceConstraints implements ConstraintSet {
         const memory = this._memory;
         if (memory !== null && x.buffer === memory.buffer && invMass.buffer === memory.buffer) {
             memory.scalar[0] = alphaTilde;
-            memory.kernels.distance(indices.byteOffset, rest.byteOffset, lambdas.byteOffset, count, x.byteOffset, invMass.byteOffset);
+            memory.kernels.distance(
+                indices.byteOffset,
+                rest.byteOffset,
+                lambdas.byteOffset,
+                count,
+                x.byteOffset,
+                invMass.byteOffset,
+                this._independent.byteOffset,
+            );
             return;
         }
         for (let c = 0; c < count; c++) {

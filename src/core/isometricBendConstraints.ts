@@ -32,6 +32,12 @@ export class IsometricBendConstraints implements ConstraintSet {
     public readonly hingeLengths2: Float64Array;
     /** Lagrange multipliers of the current substep. */
     public readonly lambdas: Float64Array;
+    /**
+     * Per element e, 1 when elements e to e + 3 exist and share no particle, else 0: which groups of four the SIMD
+     * kernel may project together (see `solverKernelsSimd.wat`). Worked out whenever the list changes (the
+     * constructor, {@link rebuild}), so the kernel need not compare indices on every sweep.
+     */
+    private readonly _independent: Int32Array;
     /** XPBD compliance α of the equivalent dihedral model (rad/(N·m)); 0 is rigid. */
     public compliance: number;
     /** Whether the solver projects these constraints. */
@@ -70,6 +76,7 @@ export class IsometricBendConstraints implements ConstraintSet {
         this.weights = memory !== null ? memory.f64(4 * capacity) : new Float64Array(4 * capacity);
         this.hingeLengths2 = memory !== null ? memory.f64(capacity) : new Float64Array(capacity);
         this.lambdas = memory !== null ? memory.f64(capacity) : new Float64Array(capacity);
+        this._independent = memory !== null ? memory.i32(capacity) : new Int32Array(0);
         this.compliance = compliance;
         for (let e = 0; e < count; e++) {
             const ia = indices[4 * e];
@@ -89,6 +96,7 @@ export class IsometricBendConstraints implements ConstraintSet {
             this.restAngles[e] = angle;
             this._measureRest(e, positions);
         }
+        this._markIndependent();
     }
 
     /**
@@ -107,6 +115,31 @@ export class IsometricBendConstraints implements ConstraintSet {
             this._measureRest(k, positions);
         }
         this.count = count;
+        this._markIndependent();
+    }
+
+    /** Fills {@link _independent} for the live elements (nothing without kernel memory, where no SIMD kernel runs). */
+    private _markIndependent(): void {
+        const independent = this._independent;
+        if (independent.length === 0) {
+            return;
+        }
+        const indices = this.indices;
+        const count = this.count;
+        independent.fill(0);
+        for (let e = 0; e + 3 < count; e++) {
+            let shared = false;
+            // Every index of each element against every index of each later one in the group.
+            for (let i = 4 * e; i < 4 * e + 12 && !shared; i++) {
+                for (let j = 4 * ((i >> 2) + 1); j < 4 * e + 16; j++) {
+                    if (indices[i] === indices[j]) {
+                        shared = true;
+                        break;
+                    }
+                }
+            }
+            independent[e] = shared ? 0 : 1;
+        }
     }
 
     /** The cotangent weights and squared hinge length of element `e` at rest. */
@@ -169,6 +202,7 @@ export class IsometricBendConstraints implements ConstraintSet {
                 x.byteOffset,
                 invMass.byteOffset,
                 reverse ? 1 : 0,
+                this._independent.byteOffset,
             );
             return;
         }

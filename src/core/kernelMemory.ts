@@ -2,17 +2,19 @@ import { SOLVER_KERNELS_BASE64, SOLVER_KERNELS_SIMD_BASE64 } from "./solverKerne
 
 /**
  * The exports of `solverKernels.wat`. The arguments are byte offsets into the memory and counts (small integers:
- * passing them never allocates); each kernel's one real-valued argument is read from {@link KernelMemory.scalar}.
+ * passing them never allocates); each kernel's real-valued arguments are read from {@link KernelMemory.scalar}.
  */
 export interface SolverKernels {
     /**
      * `DistanceConstraints.project`; scalar α̃. Two constraints at a time where the platform has WebAssembly SIMD
-     * (`solverKernelsSimd.wat`), with the same result.
+     * (`solverKernelsSimd.wat`), with the same result: `independent` holds one i32 per constraint, 1 where that
+     * constraint and the next share no particle (only the SIMD kernel reads it).
      */
-    distance(indices: number, restLengths: number, lambdas: number, count: number, x: number, w: number): void;
+    distance(indices: number, restLengths: number, lambdas: number, count: number, x: number, w: number, independent: number): void;
     /**
-     * `IsometricBendConstraints.project`, `reverse` 1 for back to front; scalar α/h². Two elements at a time where
-     * the platform has WebAssembly SIMD (`solverKernelsSimd.wat`), with the same result.
+     * `IsometricBendConstraints.project`, `reverse` 1 for back to front; scalar α/h². Four elements at a time where
+     * the platform has WebAssembly SIMD (`solverKernelsSimd.wat`), with the same result: `independent` holds one i32
+     * per element, 1 where that element and the next three share no particle (only the SIMD kernel reads it).
      */
     isometricBend(
         indices: number,
@@ -23,9 +25,17 @@ export interface SolverKernels {
         x: number,
         w: number,
         reverse: number,
+        independent: number,
     ): void;
     /** `TetherConstraints.project`; scalar the slack. */
     tethers(particles: number, anchors: number, lengths: number, count: number, x: number): void;
+    /**
+     * `XpbdWorld`'s start of a substep over `count` particles: `x` copied to `previous`, velocities and positions of
+     * the free particles advanced by gravity and the forces; scalars h, then gravity·h along x, y and z.
+     */
+    predict(x: number, previous: number, velocities: number, w: number, forces: number, aerodynamicForces: number, count: number): void;
+    /** `XpbdWorld`'s end of a substep: `velocities = (x − previous) / h` over `length` values; scalar 1/h. */
+    velocities(x: number, previous: number, velocities: number, length: number): void;
 }
 
 /** Where a body's arrays come from: plain typed arrays, or views into its {@link KernelMemory}. */
@@ -43,6 +53,8 @@ export const PLAIN_ARRAYS: ArrayAllocator = {
 };
 
 const PAGE_BYTES = 65536;
+/** Real-valued kernel arguments at most (`predict` has four). */
+const SCALARS = 4;
 
 /** The compiled modules, shared by every body; `simd` null where the platform cannot compile SIMD. */
 interface KernelModules {
@@ -88,7 +100,7 @@ export class KernelMemory implements ArrayAllocator {
     public readonly buffer: ArrayBuffer;
     /** The kernels, bound to this memory. */
     public readonly kernels: SolverKernels;
-    /** The memory's first 8 bytes: the real-valued argument of the next kernel call, written just before it. */
+    /** The memory's first 32 bytes: the real-valued arguments of the next kernel call, written just before it. */
     public readonly scalar: Float64Array;
     /** Whether {@link kernels} include the SIMD ones (`solverKernelsSimd.wat`). */
     public readonly simd: boolean;
@@ -106,7 +118,7 @@ export class KernelMemory implements ArrayAllocator {
             const paired = new WebAssembly.Instance(simd, { env: { memory, isometricBend, distance } }).exports as unknown as SolverKernels;
             this.kernels = { ...kernels, isometricBend: paired.isometricBend, distance: paired.distance };
         }
-        this.scalar = this.f64(1);
+        this.scalar = this.f64(SCALARS);
     }
 
     /**
@@ -121,7 +133,7 @@ export class KernelMemory implements ArrayAllocator {
         if (modules === null) {
             return null;
         }
-        const pages = Math.ceil((bytes + 8) / PAGE_BYTES);
+        const pages = Math.ceil((bytes + 8 * SCALARS) / PAGE_BYTES);
         return new KernelMemory(new WebAssembly.Memory({ initial: pages }), modules.scalar, simd ? modules.simd : null);
     }
 

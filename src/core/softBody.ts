@@ -79,8 +79,9 @@ export class SoftBody {
     /** Particles attached to points of colliders (see {@link ColliderAttachments}). */
     public readonly attachments: ColliderAttachments;
     /**
-     * The WebAssembly memory holding the arrays the hot loops touch (positions, inverse masses, the stretch, shear
-     * and isometric bending lists, the tethers), whose kernels then run those loops; null when
+     * The WebAssembly memory holding the arrays the hot loops touch (positions, previous positions, velocities,
+     * external and aerodynamic forces, inverse masses, the stretch, shear and isometric bending lists, the tethers),
+     * whose kernels then run those loops; null when
      * {@link SoftBodyOptions.wasmKernels} is off or the platform has no WebAssembly (the JavaScript loops run,
      * bit-identical).
      */
@@ -210,10 +211,11 @@ export class SoftBody {
         const positions = memory !== null ? memory.f64(3 * capacity) : new Float64Array(3 * capacity);
         positions.set(given);
         this.positions = positions;
-        this.previousPositions = new Float64Array(positions);
-        this.velocities = new Float64Array(3 * capacity);
+        this.previousPositions = memory !== null ? memory.f64(3 * capacity) : new Float64Array(3 * capacity);
+        this.previousPositions.set(positions);
+        this.velocities = memory !== null ? memory.f64(3 * capacity) : new Float64Array(3 * capacity);
         this.restPositions = new Float64Array(positions);
-        this.externalForces = new Float64Array(3 * capacity);
+        this.externalForces = memory !== null ? memory.f64(3 * capacity) : new Float64Array(3 * capacity);
         this.triangles = triangles;
         this.masses = withCapacity(lumpParticleMasses(descriptor, given, tets, triangles), capacity);
         this.inverseMasses = memory !== null ? memory.f64(capacity) : new Float64Array(capacity);
@@ -251,7 +253,7 @@ export class SoftBody {
         this.volumeResidual = new Float32Array(capacity);
         this.contactResidual = new Float32Array(capacity);
         this._validPositions = new Float64Array(positions);
-        this.aerodynamicForces = new Float64Array(3 * capacity);
+        this.aerodynamicForces = memory !== null ? memory.f64(3 * capacity) : new Float64Array(3 * capacity);
         if (tears) {
             this.tearing = new ClothTearing(this, tearRatio, capacity - n);
             // Tethers to several pins hold each particle between them; pulled farther apart than the cloth reaches
@@ -418,10 +420,26 @@ function kernelMemoryFor(particles: number, stretch: number, shear: number, bend
     const tethers = particles * TETHER_ANCHORS;
     return KernelMemory.create(
         KernelMemory.bytesFor(
-            // positions, inverse masses; rest lengths and λ of stretch and shear; bend weights, hinge lengths, λ; tether lengths
-            [3 * particles, particles, stretch, stretch, shear, shear, 4 * bend, bend, bend, tethers],
-            // stretch, shear and bend indices; tethered particles and anchors
-            [2 * stretch, 2 * shear, 4 * bend, tethers, tethers],
+            // positions, previous positions, velocities, external and aerodynamic forces, inverse masses; rest lengths and λ of
+            // stretch and shear; bend weights, hinge lengths, λ; tether lengths
+            [
+                3 * particles,
+                3 * particles,
+                3 * particles,
+                3 * particles,
+                3 * particles,
+                particles,
+                stretch,
+                stretch,
+                shear,
+                shear,
+                4 * bend,
+                bend,
+                bend,
+                tethers,
+            ],
+            // stretch, shear and bend indices and their groups' independence; tethered particles and anchors
+            [2 * stretch, stretch, 2 * shear, shear, 4 * bend, bend, tethers, tethers],
         ),
     );
 }

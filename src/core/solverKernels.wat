@@ -1,19 +1,22 @@
-;; The solver's three hottest loops as WebAssembly: distance constraints, isometric bending and tethers. Each is the
-;; JavaScript loop of its class (`distanceConstraints.ts`, `isometricBendConstraints.ts`, `tetherConstraints.ts`)
-;; operation for operation, in the same order, so the results are bit-identical: IEEE double arithmetic, one rounding
-;; per operation, no fused multiply-add, in both languages. What WebAssembly saves is what V8 adds to a typed-array
+;; The solver's hot loops as WebAssembly: distance constraints, isometric bending and tethers, and the prediction and
+;; velocities of each substep. Each is the JavaScript loop of its class (`distanceConstraints.ts`,
+;; `isometricBendConstraints.ts`, `tetherConstraints.ts`, `xpbdWorld.ts`) operation for operation, in the same order,
+;; so the results are bit-identical: IEEE double arithmetic, one rounding per operation, no fused multiply-add, in
+;; both languages. What WebAssembly saves is what V8 adds to a typed-array
 ;; loop: bounds checks and conversions on every access (1.4x on bending, 1.7x on distances, measured per constraint).
 ;;
 ;; Arguments are byte offsets into the body's memory (`kernelMemory.ts`) and counts: particle indices as i32,
-;; everything else as f64, positions as xyz triples. The one real-valued argument of each kernel (α̃, α/h², the
-;; slack) is read from the memory's first 8 bytes: a double passed from JavaScript to WebAssembly may be boxed on the
+;; everything else as f64, positions as xyz triples. The real-valued arguments of each kernel (α̃, α/h², the slack;
+;; the prediction's four) are read from the memory's first 32 bytes: a double passed from JavaScript to WebAssembly may be boxed on the
 ;; heap, a small integer never is, so the step stays allocation-free. `npm run build:kernels` assembles this file into `solverKernelsBinary.ts`.
 (module
   (import "env" "memory" (memory 1))
 
   ;; Distance constraints, front to back: idx (i32 pairs), rest lengths, lambdas; x, inverse masses w. Scalar: α̃.
+  ;; Independent (one i32 per constraint) is for the SIMD kernel, which takes the same arguments; this one does not
+  ;; read it.
   (func (export "distance")
-    (param $idx i32) (param $rest i32) (param $lam i32) (param $count i32) (param $x i32) (param $w i32)
+    (param $idx i32) (param $rest i32) (param $lam i32) (param $count i32) (param $x i32) (param $w i32) (param $independent i32)
     (local $at f64) (local $c i32) (local $pa i32) (local $pb i32) (local $wa f64) (local $wb f64) (local $wsum f64)
     (local $i i32) (local $j i32) (local $dx f64) (local $dy f64) (local $dz f64) (local $len f64) (local $s f64)
     (local $ws f64)
@@ -85,10 +88,11 @@
         (br $next))))
 
   ;; Isometric bending, back to front when reverse is 1: idx (a, b, c, d per element), weights (4 per element),
-  ;; squared hinge lengths, lambdas; x, w. Scalar: α/h².
+  ;; squared hinge lengths, lambdas; x, w. Scalar: α/h². Independent (one i32 per element) is for the SIMD kernel
+  ;; (see solverKernelsSimd.wat), which takes the same arguments; this one does not read it.
   (func (export "isometricBend")
     (param $idx i32) (param $kw i32) (param $hl2 i32) (param $lam i32) (param $count i32) (param $x i32) (param $w i32)
-    (param $reverse i32)
+    (param $reverse i32) (param $independent i32)
     (local $alphaScale f64) (local $k i32) (local $e i32) (local $first i32) (local $step i32)
     (local $ia i32) (local $ib i32) (local $ic i32) (local $id i32)
     (local $a i32) (local $b i32) (local $c i32) (local $d i32) (local $q i32)
@@ -221,5 +225,63 @@
           (f64.store offset=8 (local.get $d) (f64.add (f64.load offset=8 (local.get $d)) (f64.mul (local.get $f) (local.get $ny))))
           (f64.store offset=16 (local.get $d) (f64.add (f64.load offset=16 (local.get $d)) (f64.mul (local.get $f) (local.get $nz)))))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $next))))
+
+  ;; The start of a substep (`XpbdWorld._predict`): x copied to xPrev, then each free particle's velocity v advanced by
+  ;; gravity and the forces f (external) and aero (aerodynamic) over h, and x by v over h; w the inverse masses, n the
+  ;; particles. Scalars: h, then gravity·h along x, y, z.
+  (func (export "predict")
+    (param $x i32) (param $xPrev i32) (param $v i32) (param $w i32) (param $f i32) (param $aero i32) (param $n i32)
+    (local $h f64) (local $gx f64) (local $gy f64) (local $gz f64) (local $p i32) (local $wh f64) (local $i i32)
+    (local $px f64) (local $py f64) (local $pz f64) (local $vx f64) (local $vy f64) (local $vz f64)
+    (local.set $h (f64.load (i32.const 0)))
+    (local.set $gx (f64.load (i32.const 8)))
+    (local.set $gy (f64.load (i32.const 16)))
+    (local.set $gz (f64.load (i32.const 24)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $p) (local.get $n)))
+        (local.set $i (i32.mul (local.get $p) (i32.const 24)))
+        (local.set $px (f64.load (i32.add (local.get $x) (local.get $i))))
+        (local.set $py (f64.load offset=8 (i32.add (local.get $x) (local.get $i))))
+        (local.set $pz (f64.load offset=16 (i32.add (local.get $x) (local.get $i))))
+        (f64.store (i32.add (local.get $xPrev) (local.get $i)) (local.get $px))
+        (f64.store offset=8 (i32.add (local.get $xPrev) (local.get $i)) (local.get $py))
+        (f64.store offset=16 (i32.add (local.get $xPrev) (local.get $i)) (local.get $pz))
+        (local.set $wh (f64.mul (f64.load (i32.add (local.get $w) (i32.shl (local.get $p) (i32.const 3)))) (local.get $h)))
+        (if (f64.ne (local.get $wh) (f64.const 0))
+          (then
+            ;; v += g·h + (f + aero)·w·h, then x += v·h.
+            (local.set $vx (f64.add (f64.load (i32.add (local.get $v) (local.get $i)))
+              (f64.add (local.get $gx) (f64.mul (f64.add (f64.load (i32.add (local.get $f) (local.get $i)))
+                                                        (f64.load (i32.add (local.get $aero) (local.get $i)))) (local.get $wh)))))
+            (local.set $vy (f64.add (f64.load offset=8 (i32.add (local.get $v) (local.get $i)))
+              (f64.add (local.get $gy) (f64.mul (f64.add (f64.load offset=8 (i32.add (local.get $f) (local.get $i)))
+                                                        (f64.load offset=8 (i32.add (local.get $aero) (local.get $i)))) (local.get $wh)))))
+            (local.set $vz (f64.add (f64.load offset=16 (i32.add (local.get $v) (local.get $i)))
+              (f64.add (local.get $gz) (f64.mul (f64.add (f64.load offset=16 (i32.add (local.get $f) (local.get $i)))
+                                                        (f64.load offset=16 (i32.add (local.get $aero) (local.get $i)))) (local.get $wh)))))
+            (f64.store (i32.add (local.get $v) (local.get $i)) (local.get $vx))
+            (f64.store offset=8 (i32.add (local.get $v) (local.get $i)) (local.get $vy))
+            (f64.store offset=16 (i32.add (local.get $v) (local.get $i)) (local.get $vz))
+            (f64.store (i32.add (local.get $x) (local.get $i)) (f64.add (local.get $px) (f64.mul (local.get $vx) (local.get $h))))
+            (f64.store offset=8 (i32.add (local.get $x) (local.get $i)) (f64.add (local.get $py) (f64.mul (local.get $vy) (local.get $h))))
+            (f64.store offset=16 (i32.add (local.get $x) (local.get $i)) (f64.add (local.get $pz) (f64.mul (local.get $vz) (local.get $h))))))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $next))))
+
+  ;; The end of a substep (`XpbdWorld._finishSubstep`): v = (x − xPrev) / h over the first `length` values. Scalar: 1/h.
+  (func (export "velocities")
+    (param $x i32) (param $xPrev i32) (param $v i32) (param $length i32)
+    (local $invH f64) (local $k i32) (local $end i32)
+    (local.set $invH (f64.load (i32.const 0)))
+    (local.set $end (i32.shl (local.get $length) (i32.const 3)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $k) (local.get $end)))
+        (f64.store (i32.add (local.get $v) (local.get $k))
+          (f64.mul (f64.sub (f64.load (i32.add (local.get $x) (local.get $k))) (f64.load (i32.add (local.get $xPrev) (local.get $k))))
+                   (local.get $invH)))
+        (local.set $k (i32.add (local.get $k) (i32.const 8)))
         (br $next))))
 )

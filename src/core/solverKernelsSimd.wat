@@ -5,23 +5,27 @@
 ;; gives what projecting them one after the other does. The colour order (`constraintColouring.ts`) makes that the
 ;; rule; the kernels still check every group, so a group that touches (across a colour boundary, in the last colour,
 ;; which may hold touching constraints, or in any order at all) goes one constraint at a time through the scalar
-;; kernel, imported from the `solverKernels.wat` instance. Each lane does the scalar kernel's operations in its order
+;; kernel, imported from the `solverKernels.wat` instance. Which groups share no particle is worked out when the list
+;; is built, into a table the kernels read (`independent`): comparing every group's indices on every sweep cost
+;; bending about a tenth of its time. Each lane does the scalar kernel's operations in its order
 ;; (f64x2 has no fused multiply-add), so the result is bit-identical to it and to the JavaScript loop. A branch of
 ;; the scalar kernel becomes a lane mask (bending's in-plane correction) or, where it skips a constraint, sends the
 ;; group through the scalar kernel, before anything is written.
 (module
   (import "env" "memory" (memory 1))
-  (import "env" "isometricBend" (func $scalarBend (param i32 i32 i32 i32 i32 i32 i32 i32)))
-  (import "env" "distance" (func $scalarDistance (param i32 i32 i32 i32 i32 i32)))
+  (import "env" "isometricBend" (func $scalarBend (param i32 i32 i32 i32 i32 i32 i32 i32 i32)))
+  (import "env" "distance" (func $scalarDistance (param i32 i32 i32 i32 i32 i32 i32)))
 
   ;; The arguments of solverKernels.wat's isometricBend, which it replaces. Scalar: α/h². Four elements at a time:
   ;; two pairs, each statement written for the first pair and then, its names ending in _2, for the second. One
   ;; element is a long chain of dependent operations (a square root, two divisions) and one pair already fills most
   ;; of what the processor looks ahead: interleaving two independent pairs lets their chains overlap (15% less time
   ;; per element than one pair at a time, measured).
+  ;; Independent: one i32 per element e, 1 when elements e to e + 3 exist and share no particle (worked out when the
+  ;; list is built: `IsometricBendConstraints`), which lets the group of four starting there go together.
   (func (export "isometricBend")
     (param $idx i32) (param $kw i32) (param $hl2 i32) (param $lam i32) (param $count i32) (param $x i32) (param $w i32)
-    (param $reverse i32)
+    (param $reverse i32) (param $independent i32)
     (local $k i32) (local $e i32) (local $e_2 i32) (local $n i32) (local $q i32) (local $q_2 i32) (local $lp i32) (local $lp_2 i32)
     (local $ia0 i32) (local $ib0 i32) (local $ic0 i32) (local $id0 i32)
     (local $ia0_2 i32) (local $ib0_2 i32) (local $ic0_2 i32) (local $id0_2 i32)
@@ -32,7 +36,6 @@
     (local $a1 i32) (local $b1 i32) (local $c1 i32) (local $d1 i32)
     (local $a1_2 i32) (local $b1_2 i32) (local $c1_2 i32) (local $d1_2 i32)
     (local $first v128) (local $second v128) (local $lo v128) (local $hi v128)
-    (local $clash v128) (local $rb v128) (local $rc v128) (local $rd v128)
     (local $first_2 v128) (local $second_2 v128) (local $lo_2 v128) (local $hi_2 v128)
     (local $alphaScale v128)
     (local $ka v128) (local $kb v128) (local $kc v128) (local $kd v128)
@@ -80,42 +83,9 @@
           (local.set $second (v128.load offset=16 (local.get $q)))
           (local.set $first_2 (v128.load offset=32 (local.get $q)))
           (local.set $second_2 (v128.load offset=48 (local.get $q)))
-          ;; Four elements that share no particle: every index of each against every index of each later one, the later
-          ;; one rotated by 0 to 3 lanes. Else this element goes alone, and the next group starts after it.
-          (local.set $clash (v128.const i32x4 0 0 0 0))
-          (local.set $rb (local.get $second))
-          (local.set $rc (local.get $first_2))
-          (local.set $rd (local.get $second_2))
-          (local.set $clash (v128.or (local.get $clash) (v128.or
-            (v128.or (v128.or (i32x4.eq (local.get $first) (local.get $rb)) (i32x4.eq (local.get $first) (local.get $rc)))
-                     (i32x4.eq (local.get $first) (local.get $rd)))
-            (v128.or (v128.or (i32x4.eq (local.get $second) (local.get $rc)) (i32x4.eq (local.get $second) (local.get $rd)))
-                     (i32x4.eq (local.get $first_2) (local.get $rd))))))
-          (local.set $rb (i8x16.shuffle 4 5 6 7 8 9 10 11 12 13 14 15 0 1 2 3 (local.get $second) (local.get $second)))
-          (local.set $rc (i8x16.shuffle 4 5 6 7 8 9 10 11 12 13 14 15 0 1 2 3 (local.get $first_2) (local.get $first_2)))
-          (local.set $rd (i8x16.shuffle 4 5 6 7 8 9 10 11 12 13 14 15 0 1 2 3 (local.get $second_2) (local.get $second_2)))
-          (local.set $clash (v128.or (local.get $clash) (v128.or
-            (v128.or (v128.or (i32x4.eq (local.get $first) (local.get $rb)) (i32x4.eq (local.get $first) (local.get $rc)))
-                     (i32x4.eq (local.get $first) (local.get $rd)))
-            (v128.or (v128.or (i32x4.eq (local.get $second) (local.get $rc)) (i32x4.eq (local.get $second) (local.get $rd)))
-                     (i32x4.eq (local.get $first_2) (local.get $rd))))))
-          (local.set $rb (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $second) (local.get $second)))
-          (local.set $rc (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $first_2) (local.get $first_2)))
-          (local.set $rd (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $second_2) (local.get $second_2)))
-          (local.set $clash (v128.or (local.get $clash) (v128.or
-            (v128.or (v128.or (i32x4.eq (local.get $first) (local.get $rb)) (i32x4.eq (local.get $first) (local.get $rc)))
-                     (i32x4.eq (local.get $first) (local.get $rd)))
-            (v128.or (v128.or (i32x4.eq (local.get $second) (local.get $rc)) (i32x4.eq (local.get $second) (local.get $rd)))
-                     (i32x4.eq (local.get $first_2) (local.get $rd))))))
-          (local.set $rb (i8x16.shuffle 12 13 14 15 0 1 2 3 4 5 6 7 8 9 10 11 (local.get $second) (local.get $second)))
-          (local.set $rc (i8x16.shuffle 12 13 14 15 0 1 2 3 4 5 6 7 8 9 10 11 (local.get $first_2) (local.get $first_2)))
-          (local.set $rd (i8x16.shuffle 12 13 14 15 0 1 2 3 4 5 6 7 8 9 10 11 (local.get $second_2) (local.get $second_2)))
-          (local.set $clash (v128.or (local.get $clash) (v128.or
-            (v128.or (v128.or (i32x4.eq (local.get $first) (local.get $rb)) (i32x4.eq (local.get $first) (local.get $rc)))
-                     (i32x4.eq (local.get $first) (local.get $rd)))
-            (v128.or (v128.or (i32x4.eq (local.get $second) (local.get $rc)) (i32x4.eq (local.get $second) (local.get $rd)))
-                     (i32x4.eq (local.get $first_2) (local.get $rd))))))
-          (if (v128.any_true (local.get $clash))
+          ;; Four elements that share no particle go together (the list says which: see $independent). Else this
+          ;; element goes alone, and the next group starts after it.
+          (if (i32.eqz (i32.load (i32.add (local.get $independent) (i32.shl (local.get $e) (i32.const 2)))))
             (then
               (local.set $e (i32.add (local.get $e) (i32.mul (local.get $reverse) (i32.const 3))))
               (br $scalar)))
@@ -347,21 +317,18 @@
           (local.set $t (f64x2.mul (local.get $dLambda) (local.get $invLength)))
           (local.set $t_2 (f64x2.mul (local.get $dLambda_2) (local.get $invLength_2)))
           ;; Each particle read again just before it is written, as the scalar kernel does (the same if an element
-          ;; names a particle twice).
+          ;; names a particle twice). x and y: the moves f·n of both lanes regrouped into one (x, y) vector per particle and
+          ;; added to it as it lies in memory, not the positions regrouped per axis and back (two shuffles fewer per particle).
           (local.set $f (f64x2.mul (f64x2.mul (local.get $wa) (local.get $ga)) (local.get $t)))
           (local.set $f_2 (f64x2.mul (f64x2.mul (local.get $wa_2) (local.get $ga_2)) (local.get $t_2)))
-          (local.set $lo (v128.load (local.get $a0)))
-          (local.set $lo_2 (v128.load (local.get $a0_2)))
-          (local.set $hi (v128.load (local.get $a1)))
-          (local.set $hi_2 (v128.load (local.get $a1_2)))
-          (local.set $ox (f64x2.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo) (local.get $hi)) (f64x2.mul (local.get $f) (local.get $nx))))
-          (local.set $ox_2 (f64x2.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo_2) (local.get $hi_2)) (f64x2.mul (local.get $f_2) (local.get $nx_2))))
-          (local.set $oy (f64x2.add (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo) (local.get $hi)) (f64x2.mul (local.get $f) (local.get $ny))))
-          (local.set $oy_2 (f64x2.add (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo_2) (local.get $hi_2)) (f64x2.mul (local.get $f_2) (local.get $ny_2))))
-          (v128.store (local.get $a0) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox) (local.get $oy)))
-          (v128.store (local.get $a0_2) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox_2) (local.get $oy_2)))
-          (v128.store (local.get $a1) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox) (local.get $oy)))
-          (v128.store (local.get $a1_2) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox_2) (local.get $oy_2)))
+          (local.set $ox (f64x2.mul (local.get $f) (local.get $nx)))
+          (local.set $ox_2 (f64x2.mul (local.get $f_2) (local.get $nx_2)))
+          (local.set $oy (f64x2.mul (local.get $f) (local.get $ny)))
+          (local.set $oy_2 (f64x2.mul (local.get $f_2) (local.get $ny_2)))
+          (v128.store (local.get $a0) (f64x2.add (v128.load (local.get $a0)) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox) (local.get $oy))))
+          (v128.store (local.get $a0_2) (f64x2.add (v128.load (local.get $a0_2)) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox_2) (local.get $oy_2))))
+          (v128.store (local.get $a1) (f64x2.add (v128.load (local.get $a1)) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox) (local.get $oy))))
+          (v128.store (local.get $a1_2) (f64x2.add (v128.load (local.get $a1_2)) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox_2) (local.get $oy_2))))
           (local.set $oz (f64x2.add (v128.load64_lane offset=16 1 (local.get $a1) (v128.load64_zero offset=16 (local.get $a0)))
                                     (f64x2.mul (local.get $f) (local.get $nz))))
           (local.set $oz_2 (f64x2.add (v128.load64_lane offset=16 1 (local.get $a1_2) (v128.load64_zero offset=16 (local.get $a0_2)))
@@ -372,18 +339,14 @@
           (v128.store64_lane offset=16 1 (local.get $a1_2) (local.get $oz_2))
           (local.set $f (f64x2.mul (f64x2.mul (local.get $wb) (local.get $gb)) (local.get $t)))
           (local.set $f_2 (f64x2.mul (f64x2.mul (local.get $wb_2) (local.get $gb_2)) (local.get $t_2)))
-          (local.set $lo (v128.load (local.get $b0)))
-          (local.set $lo_2 (v128.load (local.get $b0_2)))
-          (local.set $hi (v128.load (local.get $b1)))
-          (local.set $hi_2 (v128.load (local.get $b1_2)))
-          (local.set $ox (f64x2.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo) (local.get $hi)) (f64x2.mul (local.get $f) (local.get $nx))))
-          (local.set $ox_2 (f64x2.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo_2) (local.get $hi_2)) (f64x2.mul (local.get $f_2) (local.get $nx_2))))
-          (local.set $oy (f64x2.add (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo) (local.get $hi)) (f64x2.mul (local.get $f) (local.get $ny))))
-          (local.set $oy_2 (f64x2.add (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo_2) (local.get $hi_2)) (f64x2.mul (local.get $f_2) (local.get $ny_2))))
-          (v128.store (local.get $b0) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox) (local.get $oy)))
-          (v128.store (local.get $b0_2) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox_2) (local.get $oy_2)))
-          (v128.store (local.get $b1) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox) (local.get $oy)))
-          (v128.store (local.get $b1_2) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox_2) (local.get $oy_2)))
+          (local.set $ox (f64x2.mul (local.get $f) (local.get $nx)))
+          (local.set $ox_2 (f64x2.mul (local.get $f_2) (local.get $nx_2)))
+          (local.set $oy (f64x2.mul (local.get $f) (local.get $ny)))
+          (local.set $oy_2 (f64x2.mul (local.get $f_2) (local.get $ny_2)))
+          (v128.store (local.get $b0) (f64x2.add (v128.load (local.get $b0)) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox) (local.get $oy))))
+          (v128.store (local.get $b0_2) (f64x2.add (v128.load (local.get $b0_2)) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox_2) (local.get $oy_2))))
+          (v128.store (local.get $b1) (f64x2.add (v128.load (local.get $b1)) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox) (local.get $oy))))
+          (v128.store (local.get $b1_2) (f64x2.add (v128.load (local.get $b1_2)) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox_2) (local.get $oy_2))))
           (local.set $oz (f64x2.add (v128.load64_lane offset=16 1 (local.get $b1) (v128.load64_zero offset=16 (local.get $b0)))
                                     (f64x2.mul (local.get $f) (local.get $nz))))
           (local.set $oz_2 (f64x2.add (v128.load64_lane offset=16 1 (local.get $b1_2) (v128.load64_zero offset=16 (local.get $b0_2)))
@@ -394,18 +357,14 @@
           (v128.store64_lane offset=16 1 (local.get $b1_2) (local.get $oz_2))
           (local.set $f (f64x2.mul (f64x2.mul (local.get $wc) (local.get $gc)) (local.get $t)))
           (local.set $f_2 (f64x2.mul (f64x2.mul (local.get $wc_2) (local.get $gc_2)) (local.get $t_2)))
-          (local.set $lo (v128.load (local.get $c0)))
-          (local.set $lo_2 (v128.load (local.get $c0_2)))
-          (local.set $hi (v128.load (local.get $c1)))
-          (local.set $hi_2 (v128.load (local.get $c1_2)))
-          (local.set $ox (f64x2.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo) (local.get $hi)) (f64x2.mul (local.get $f) (local.get $nx))))
-          (local.set $ox_2 (f64x2.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo_2) (local.get $hi_2)) (f64x2.mul (local.get $f_2) (local.get $nx_2))))
-          (local.set $oy (f64x2.add (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo) (local.get $hi)) (f64x2.mul (local.get $f) (local.get $ny))))
-          (local.set $oy_2 (f64x2.add (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo_2) (local.get $hi_2)) (f64x2.mul (local.get $f_2) (local.get $ny_2))))
-          (v128.store (local.get $c0) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox) (local.get $oy)))
-          (v128.store (local.get $c0_2) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox_2) (local.get $oy_2)))
-          (v128.store (local.get $c1) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox) (local.get $oy)))
-          (v128.store (local.get $c1_2) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox_2) (local.get $oy_2)))
+          (local.set $ox (f64x2.mul (local.get $f) (local.get $nx)))
+          (local.set $ox_2 (f64x2.mul (local.get $f_2) (local.get $nx_2)))
+          (local.set $oy (f64x2.mul (local.get $f) (local.get $ny)))
+          (local.set $oy_2 (f64x2.mul (local.get $f_2) (local.get $ny_2)))
+          (v128.store (local.get $c0) (f64x2.add (v128.load (local.get $c0)) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox) (local.get $oy))))
+          (v128.store (local.get $c0_2) (f64x2.add (v128.load (local.get $c0_2)) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox_2) (local.get $oy_2))))
+          (v128.store (local.get $c1) (f64x2.add (v128.load (local.get $c1)) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox) (local.get $oy))))
+          (v128.store (local.get $c1_2) (f64x2.add (v128.load (local.get $c1_2)) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox_2) (local.get $oy_2))))
           (local.set $oz (f64x2.add (v128.load64_lane offset=16 1 (local.get $c1) (v128.load64_zero offset=16 (local.get $c0)))
                                     (f64x2.mul (local.get $f) (local.get $nz))))
           (local.set $oz_2 (f64x2.add (v128.load64_lane offset=16 1 (local.get $c1_2) (v128.load64_zero offset=16 (local.get $c0_2)))
@@ -416,18 +375,14 @@
           (v128.store64_lane offset=16 1 (local.get $c1_2) (local.get $oz_2))
           (local.set $f (f64x2.mul (f64x2.mul (local.get $wd) (local.get $gd)) (local.get $t)))
           (local.set $f_2 (f64x2.mul (f64x2.mul (local.get $wd_2) (local.get $gd_2)) (local.get $t_2)))
-          (local.set $lo (v128.load (local.get $d0)))
-          (local.set $lo_2 (v128.load (local.get $d0_2)))
-          (local.set $hi (v128.load (local.get $d1)))
-          (local.set $hi_2 (v128.load (local.get $d1_2)))
-          (local.set $ox (f64x2.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo) (local.get $hi)) (f64x2.mul (local.get $f) (local.get $nx))))
-          (local.set $ox_2 (f64x2.add (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo_2) (local.get $hi_2)) (f64x2.mul (local.get $f_2) (local.get $nx_2))))
-          (local.set $oy (f64x2.add (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo) (local.get $hi)) (f64x2.mul (local.get $f) (local.get $ny))))
-          (local.set $oy_2 (f64x2.add (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo_2) (local.get $hi_2)) (f64x2.mul (local.get $f_2) (local.get $ny_2))))
-          (v128.store (local.get $d0) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox) (local.get $oy)))
-          (v128.store (local.get $d0_2) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox_2) (local.get $oy_2)))
-          (v128.store (local.get $d1) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox) (local.get $oy)))
-          (v128.store (local.get $d1_2) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox_2) (local.get $oy_2)))
+          (local.set $ox (f64x2.mul (local.get $f) (local.get $nx)))
+          (local.set $ox_2 (f64x2.mul (local.get $f_2) (local.get $nx_2)))
+          (local.set $oy (f64x2.mul (local.get $f) (local.get $ny)))
+          (local.set $oy_2 (f64x2.mul (local.get $f_2) (local.get $ny_2)))
+          (v128.store (local.get $d0) (f64x2.add (v128.load (local.get $d0)) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox) (local.get $oy))))
+          (v128.store (local.get $d0_2) (f64x2.add (v128.load (local.get $d0_2)) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ox_2) (local.get $oy_2))))
+          (v128.store (local.get $d1) (f64x2.add (v128.load (local.get $d1)) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox) (local.get $oy))))
+          (v128.store (local.get $d1_2) (f64x2.add (v128.load (local.get $d1_2)) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ox_2) (local.get $oy_2))))
           (local.set $oz (f64x2.add (v128.load64_lane offset=16 1 (local.get $d1) (v128.load64_zero offset=16 (local.get $d0)))
                                     (f64x2.mul (local.get $f) (local.get $nz))))
           (local.set $oz_2 (f64x2.add (v128.load64_lane offset=16 1 (local.get $d1_2) (v128.load64_zero offset=16 (local.get $d0_2)))
@@ -443,13 +398,15 @@
           (i32.add (local.get $kw) (i32.shl (local.get $e) (i32.const 5)))
           (i32.add (local.get $hl2) (i32.shl (local.get $e) (i32.const 3)))
           (i32.add (local.get $lam) (i32.shl (local.get $e) (i32.const 3)))
-          (local.get $n) (local.get $x) (local.get $w) (local.get $reverse))
+          (local.get $n) (local.get $x) (local.get $w) (local.get $reverse)
+          (i32.add (local.get $independent) (i32.shl (local.get $e) (i32.const 2))))
         (local.set $k (i32.add (local.get $k) (local.get $n)))
         (br $next))))
 
-  ;; The arguments of solverKernels.wat's distance, which it replaces, and the same pairing. Scalar: α̃.
+  ;; The arguments of solverKernels.wat's distance, which it replaces, and the same pairing. Scalar: α̃. Independent:
+  ;; one i32 per constraint c, 1 when constraints c and c + 1 exist and share no particle (`DistanceConstraints`).
   (func (export "distance")
-    (param $idx i32) (param $rest i32) (param $lam i32) (param $count i32) (param $x i32) (param $w i32)
+    (param $idx i32) (param $rest i32) (param $lam i32) (param $count i32) (param $x i32) (param $w i32) (param $independent i32)
     (local $c i32) (local $n i32) (local $q i32) (local $pair v128) (local $lo v128) (local $hi v128)
     (local $i0 i32) (local $i1 i32) (local $j0 i32) (local $j1 i32)
     (local $at v128) (local $wa v128) (local $wb v128) (local $wsum v128)
@@ -462,12 +419,9 @@
         ;; Leaving $scalar projects n constraints from c on through the scalar kernel.
         (block $scalar
           (local.set $n (i32.const 1))
-          (br_if $scalar (i32.lt_s (i32.sub (local.get $count) (local.get $c)) (i32.const 2)))
-          ;; (a₀, b₀, a₁, b₁): each end of one constraint against both of the other.
+          (br_if $scalar (i32.eqz (i32.load (i32.add (local.get $independent) (i32.shl (local.get $c) (i32.const 2))))))
+          ;; (a₀, b₀, a₁, b₁)
           (local.set $pair (v128.load (i32.add (local.get $idx) (i32.shl (local.get $c) (i32.const 3)))))
-          (br_if $scalar (v128.any_true (v128.or
-            (i32x4.eq (local.get $pair) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $pair) (local.get $pair)))
-            (i32x4.eq (local.get $pair) (i8x16.shuffle 12 13 14 15 8 9 10 11 4 5 6 7 0 1 2 3 (local.get $pair) (local.get $pair))))))
           (local.set $n (i32.const 2))
           (local.set $wa (v128.load64_lane 1 (i32.add (local.get $w) (i32.shl (i32x4.extract_lane 2 (local.get $pair)) (i32.const 3)))
                                               (v128.load64_zero (i32.add (local.get $w) (i32.shl (i32x4.extract_lane 0 (local.get $pair)) (i32.const 3))))))
@@ -529,7 +483,8 @@
           (i32.add (local.get $idx) (i32.shl (local.get $c) (i32.const 3)))
           (i32.add (local.get $rest) (i32.shl (local.get $c) (i32.const 3)))
           (i32.add (local.get $lam) (i32.shl (local.get $c) (i32.const 3)))
-          (local.get $n) (local.get $x) (local.get $w))
+          (local.get $n) (local.get $x) (local.get $w)
+          (i32.add (local.get $independent) (i32.shl (local.get $c) (i32.const 2))))
         (local.set $c (i32.add (local.get $c) (local.get $n)))
         (br $next))))
 )

@@ -6,6 +6,7 @@ import { ColliderBroadPhase } from "./colliderBroadPhase.js";
 import { getDefaults, resolveDefaultsVersion } from "./defaults.js";
 import { dampDeformation } from "./deformationDamping.js";
 import { EventQueue, SoftBodyEventType } from "./eventQueue.js";
+import type { KernelMemory } from "./kernelMemory.js";
 import { measurePinForce, recordStartMomentum } from "./pinForce.js";
 import type { SoftBody } from "./softBody.js";
 import { readyToSleep, SOFT_CONTACT_CAPACITY_ELEMENT, SoftContacts } from "./softContacts.js";
@@ -425,6 +426,7 @@ export class XpbdWorld {
     private _predict(body: SoftBody, context: SubstepContext): void {
         const n = body.particleCount;
         const x = body.positions;
+        const xPrev = body.previousPositions;
         const v = body.velocities;
         const w = body.inverseMasses;
         const f = body.externalForces;
@@ -433,19 +435,30 @@ export class XpbdWorld {
         const gx = this.gravity[0] * h;
         const gy = this.gravity[1] * h;
         const gz = this.gravity[2] * h;
-        body.previousPositions.set(x);
-        for (let p = 0; p < n; p++) {
-            const wh = w[p] * h;
-            if (wh === 0) {
-                continue;
+        const memory = body.kernelMemory;
+        if (memory !== null && inKernelMemory(memory, x, xPrev, v) && inKernelMemory(memory, w, f, aero)) {
+            // The loop below, bit for bit (see `solverKernels.wat`).
+            const scalar = memory.scalar;
+            scalar[0] = h;
+            scalar[1] = gx;
+            scalar[2] = gy;
+            scalar[3] = gz;
+            memory.kernels.predict(x.byteOffset, xPrev.byteOffset, v.byteOffset, w.byteOffset, f.byteOffset, aero.byteOffset, n);
+        } else {
+            xPrev.set(x);
+            for (let p = 0; p < n; p++) {
+                const wh = w[p] * h;
+                if (wh === 0) {
+                    continue;
+                }
+                const i = p * 3;
+                v[i] += gx + (f[i] + aero[i]) * wh;
+                v[i + 1] += gy + (f[i + 1] + aero[i + 1]) * wh;
+                v[i + 2] += gz + (f[i + 2] + aero[i + 2]) * wh;
+                x[i] += v[i] * h;
+                x[i + 1] += v[i + 1] * h;
+                x[i + 2] += v[i + 2] * h;
             }
-            const i = p * 3;
-            v[i] += gx + (f[i] + aero[i]) * wh;
-            v[i + 1] += gy + (f[i + 1] + aero[i + 1]) * wh;
-            v[i + 2] += gz + (f[i + 2] + aero[i + 2]) * wh;
-            x[i] += v[i] * h;
-            x[i + 1] += v[i + 1] * h;
-            x[i + 2] += v[i + 2] * h;
         }
         body.pins.placeKinematic(x, context);
         const sets = body.constraintSets;
@@ -512,8 +525,14 @@ export class XpbdWorld {
             body.contacts.recordApproach(v, broadPhase.slotColliders, x);
         }
         const invH = context.invH;
-        for (let k = 0; k < 3 * body.particleCount; k++) {
-            v[k] = (x[k] - xPrev[k]) * invH;
+        const memory = body.kernelMemory;
+        if (memory !== null && inKernelMemory(memory, x, xPrev, v)) {
+            memory.scalar[0] = invH;
+            memory.kernels.velocities(x.byteOffset, xPrev.byteOffset, v.byteOffset, 3 * body.particleCount);
+        } else {
+            for (let k = 0; k < 3 * body.particleCount; k++) {
+                v[k] = (x[k] - xPrev[k]) * invH;
+            }
         }
         if (bounce) {
             body.contacts.applyRestitution(body, broadPhase.slotColliders, RESTITUTION_THRESHOLD);
@@ -633,4 +652,9 @@ export class XpbdWorld {
         this.events.push(SoftBodyEventType.InvalidState, body.id, -1, 0);
         return false;
     }
+}
+
+/** Whether the three arrays are views of the body's kernel memory (so that its kernels can run on them). */
+function inKernelMemory(memory: KernelMemory, a: Float64Array, b: Float64Array, c: Float64Array): boolean {
+    return a.buffer === memory.buffer && b.buffer === memory.buffer && c.buffer === memory.buffer;
 }
