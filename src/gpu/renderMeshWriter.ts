@@ -72,13 +72,17 @@ function vertexCorners(
             } else {
                 const t = binding.tetIndex[v];
                 if (!(t >= 0 && 4 * t + 3 < binding.tets.length)) {
-                    throw new RangeError(`packRenderMesh: vertex ${v} has tet ${t} (of ${binding.tets.length / 4}); unbound vertices cannot be drawn`);
+                    throw new RangeError(
+                        `packRenderMesh: vertex ${v} has tet ${t} (of ${binding.tets.length / 4}); unbound vertices cannot be drawn`,
+                    );
                 }
                 particle = binding.tets[4 * t + k];
                 weight = binding.weights[4 * v + k];
             }
             if (!(particle >= 0 && particle < particleCount) || !Number.isFinite(weight)) {
-                throw new RangeError(`packRenderMesh: vertex ${v} has corner particle ${particle} (of ${particleCount}) with weight ${weight}`);
+                throw new RangeError(
+                    `packRenderMesh: vertex ${v} has corner particle ${particle} (of ${particleCount}) with weight ${weight}`,
+                );
             }
             corners[4 * v + k] = particle;
             weights[4 * v + k] = weight;

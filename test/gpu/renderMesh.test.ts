@@ -257,7 +257,10 @@ describeGpu("the render-mesh kernels", (testDevice) => {
         // A vertex's world position is its particle's, exactly.
         const world = Float64Array.from(sync.worldPositions);
         sync.update();
-        const cpu = { positions: mesh.getVerticesData(VertexBuffer.PositionKind)!, normals: mesh.getVerticesData(VertexBuffer.NormalKind)! };
+        const cpu = {
+            positions: mesh.getVerticesData(VertexBuffer.PositionKind)!,
+            normals: mesh.getVerticesData(VertexBuffer.NormalKind)!,
+        };
         const result = agreement(gpu, cpu, localBounds(inverse.m, world, new Float64Array(3 * n)), mapping);
 
         // The mesh has the split vertices asked for: one smoothing group across the seam, two at the crease.
@@ -291,7 +294,9 @@ describeGpu("the render-mesh kernels", (testDevice) => {
         const mesh = CreateSphere("jelly", { diameter: 0.6, segments: 6 }, scene);
         place(mesh);
         const data = readMeshData(mesh, "test");
-        const meshing = finishSteps(softBodyMeshingSteps({ positions: data.worldPositions, indices: data.indices, resolution: 4, tetrahedra: true }));
+        const meshing = finishSteps(
+            softBodyMeshingSteps({ positions: data.worldPositions, indices: data.indices, resolution: 4, tetrahedra: true }),
+        );
         const tets = meshing.tets;
         const binding = meshing.binding!;
         const sync = new RenderMeshSync(mesh, data);
@@ -329,7 +334,10 @@ describeGpu("the render-mesh kernels", (testDevice) => {
         applyTetBinding(binding, particles, sync.worldPositions);
         const world = Float64Array.from(sync.worldPositions);
         sync.update();
-        const cpu = { positions: mesh.getVerticesData(VertexBuffer.PositionKind)!, normals: mesh.getVerticesData(VertexBuffer.NormalKind)! };
+        const cpu = {
+            positions: mesh.getVerticesData(VertexBuffer.PositionKind)!,
+            normals: mesh.getVerticesData(VertexBuffer.NormalKind)!,
+        };
 
         // The GPU's world position: the f32 weights (each within U·|w| of the binding's) times the f32 particles,
         // summed in f32 (4 terms: within 4U of Σ|terms|): within 5U·Σ|w_i||x_i| of the exact one per coordinate.
