@@ -1,4 +1,5 @@
 import type { ConstraintSet } from "./constraintSet.js";
+import { markIndependentRuns } from "./independentRuns.js";
 import type { KernelMemory } from "./kernelMemory.js";
 import type { SubstepContext } from "./substepContext.js";
 
@@ -93,17 +94,8 @@ export class DistanceConstraints implements ConstraintSet {
 
     /** Fills {@link _independent} for the live constraints (nothing without kernel memory, where no SIMD kernel runs). */
     private _markIndependent(): void {
-        const independent = this._independent;
-        if (independent.length === 0) {
-            return;
-        }
-        const indices = this.indices;
-        independent.fill(0);
-        for (let c = 0; c + 1 < this.count; c++) {
-            const a = indices[2 * c];
-            const b = indices[2 * c + 1];
-            const shared = a === indices[2 * c + 2] || a === indices[2 * c + 3] || b === indices[2 * c + 2] || b === indices[2 * c + 3];
-            independent[c] = shared ? 0 : 1;
+        if (this._independent.length > 0) {
+            markIndependentRuns(this.indices, 2, 2, this.count, this._independent);
         }
     }
 

@@ -1,5 +1,6 @@
 import type { ConstraintSet } from "./constraintSet.js";
 import { dihedralAngle, raiseResidual, writeHinge } from "./bendConstraints.js";
+import { markIndependentRuns } from "./independentRuns.js";
 import type { KernelMemory } from "./kernelMemory.js";
 import type { StepStats } from "./stepStats.js";
 import type { SubstepContext } from "./substepContext.js";
@@ -120,25 +121,8 @@ export class IsometricBendConstraints implements ConstraintSet {
 
     /** Fills {@link _independent} for the live elements (nothing without kernel memory, where no SIMD kernel runs). */
     private _markIndependent(): void {
-        const independent = this._independent;
-        if (independent.length === 0) {
-            return;
-        }
-        const indices = this.indices;
-        const count = this.count;
-        independent.fill(0);
-        for (let e = 0; e + 3 < count; e++) {
-            let shared = false;
-            // Every index of each element against every index of each later one in the group.
-            for (let i = 4 * e; i < 4 * e + 12 && !shared; i++) {
-                for (let j = 4 * ((i >> 2) + 1); j < 4 * e + 16; j++) {
-                    if (indices[i] === indices[j]) {
-                        shared = true;
-                        break;
-                    }
-                }
-            }
-            independent[e] = shared ? 0 : 1;
+        if (this._independent.length > 0) {
+            markIndependentRuns(this.indices, 4, 4, this.count, this._independent);
         }
     }
 
