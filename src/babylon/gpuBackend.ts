@@ -7,6 +7,7 @@ import { Logger } from "@babylonjs/core/Misc/logger";
 import type { WebGPUEngine } from "@babylonjs/core/Engines/webgpuEngine";
 import {
     ColliderMotion,
+    measureAsleep,
     measureBend,
     measureCounts,
     readyToSleep,
@@ -395,13 +396,7 @@ export class GpuBackend {
             return;
         }
         body.pins.endStep();
-        const stats = body.stats;
-        stats.solvedSubsteps = 0;
-        stats.sleepingBodies = 1;
-        stats.kineticEnergy = 0;
-        stats.contacts = 0;
-        stats.contactCandidates = 0;
-        stats.maxContactCorrection = 0;
+        measureAsleep(body);
     }
 
     /**

@@ -59,6 +59,20 @@ export function measureCounts(body: SoftBody): void {
 }
 
 /**
+ * The figures of a sleeping `body` for a step it was not solved in: no substeps, no motion, no contacts, and
+ * `sleepingBodies` = 1; the rest keep the values of its last solved step.
+ */
+export function measureAsleep(body: SoftBody): void {
+    const stats = body.stats;
+    stats.solvedSubsteps = 0;
+    stats.sleepingBodies = 1;
+    stats.kineticEnergy = 0;
+    stats.contacts = 0;
+    stats.contactCandidates = 0;
+    stats.maxContactCorrection = 0;
+}
+
+/**
  * The bend figures of `body.stats` and, with `residuals`, the per-particle bend residual; without, the figures are
  * NaN (0 without bend elements) and the array keeps its last values. Part of {@link measureBody}.
  */

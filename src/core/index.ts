@@ -33,7 +33,7 @@ export { SOFT_BODY_DEFAULTS, type SoftBodyOptions } from "./softBodyOptions.js";
 export type { BendModel, BendSet } from "./bendSet.js";
 export { StepStats } from "./stepStats.js";
 export { strainLimitActive } from "./strainLimit.js";
-export { measureBend, measureBody, measureCounts } from "./bodyMeasures.js";
+export { measureAsleep, measureBend, measureBody, measureCounts } from "./bodyMeasures.js";
 export { SubstepContext } from "./substepContext.js";
 export { TETHER_ANCHORS, TetherConstraints } from "./tetherConstraints.js";
 export { TriangleMeshShape, type TriangleMeshData } from "./triangleMeshShape.js";

@@ -1,6 +1,6 @@
 import { booleanValue, describeValue, finiteNonNegative, finiteVector3, nonNegativeInteger, positiveInteger } from "./argumentChecks.js";
 import { computeAerodynamicForces } from "./aerodynamics.js";
-import { measureBody } from "./bodyMeasures.js";
+import { measureAsleep, measureBody } from "./bodyMeasures.js";
 import { ColliderMotion, type Collider } from "./collider.js";
 import { ColliderBroadPhase } from "./colliderBroadPhase.js";
 import { getDefaults, resolveDefaultsVersion } from "./defaults.js";
@@ -550,12 +550,7 @@ export class XpbdWorld {
         const stats = body.stats;
         if (body.sleeping) {
             measurePinForce(body, this.gravity, context);
-            stats.solvedSubsteps = 0;
-            stats.sleepingBodies = 1;
-            stats.kineticEnergy = 0;
-            stats.contacts = 0;
-            stats.contactCandidates = 0;
-            stats.maxContactCorrection = 0;
+            measureAsleep(body);
             return;
         }
         stats.solvedSubsteps = bodySubsteps(this.substeps, body.substeps);
