@@ -118,6 +118,10 @@ describe("sleep and wake", () => {
         const frozen = new Float64Array(body.positions);
         world.step(1 / 60);
         expect(Array.from(body.positions)).toEqual(Array.from(frozen));
+        // A step it sleeps through: not solved, no motion, and still counted as sleeping.
+        expect(world.stats.sleepingBodies).toBe(1);
+        expect(world.stats.solvedSubsteps).toBe(0);
+        expect(world.stats.kineticEnergy).toBe(0);
         body.applyImpulse(0, 0, 0.05, body.positions[3 * 20], body.positions[3 * 20 + 1], body.positions[3 * 20 + 2], 0.3);
         world.step(1 / 60);
         expect(body.sleeping).toBe(false);
