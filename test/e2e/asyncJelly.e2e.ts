@@ -109,14 +109,15 @@ describe("large jelly built with CreateAsync", () => {
         expect(r.tets).toBeGreaterThan(10_000);
         // The meshing ran in a worker (the time-sliced fallback would show as long frame gaps below).
         expect(r.workers).toBe(2);
-        // The blocking build stalls the page for the whole meshing: 390–1320 ms measured here (a 2-core machine shared
-        // with other jobs, so figures vary threefold between runs). During a worker build frames keep coming, slower than
-        // idle ones (30–60 ms at this canvas size) because the worker takes one of the two cores SwiftShader draws with:
-        // the longest gap measured 170–460 ms in quiet runs, of which the main thread's own work at the end (receiving
-        // the result, making the body) is 45–80 ms. Bound: the better of two builds under 60% of the blocking stall
-        // measured in the same run, under the same load. On a machine with spare cores the worker costs the page only
-        // the build's start and end.
-        expect(r.blocking.maxGapMs).toBeGreaterThan(300);
+        // The blocking build stalls the page for the whole meshing: 284–1320 ms on a 2-core machine (the low end when
+        // it is quiet, the high end when other jobs share it). Its bound is relative to the idle frame gap of the same
+        // run (20–60 ms): it asks the stall to be plainly visible, not the machine to be slow. During a worker build
+        // frames keep coming, slower than idle ones (30–60 ms at this canvas size) because the worker takes one of the
+        // two cores SwiftShader draws with: the longest gap measured 63–460 ms, of which the main thread's own work at
+        // the end (receiving the result, making the body) is 45–80 ms. Bound: the better of two builds under 60% of the
+        // blocking stall measured in the same run, under the same load. On a machine with spare cores the worker costs
+        // the page only the build's start and end.
+        expect(r.blocking.maxGapMs).toBeGreaterThan(4 * r.idle.maxGapMs);
         const best = Math.min(r.asyncBuild.maxGapMs, r.asyncAgain.maxGapMs);
         expect(Math.min(r.asyncBuild.frames, r.asyncAgain.frames)).toBeGreaterThanOrEqual(4);
         expect(best).toBeLessThan(0.6 * r.blocking.maxGapMs);
