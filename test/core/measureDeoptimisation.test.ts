@@ -8,7 +8,7 @@ import { compileSources } from "../support/compileSources";
  * (on-stack replacement) before the code after it has feedback bails out there on every later call, which made the
  * benchmark cloth's step 1.6× slower in about half of all processes. With concurrent compilation that depends on
  * timing; `--no-concurrent-osr` compiles mid-loop every time, so the child process below shows it every time unless
- * the measuring code is primed (without the priming: about 300 bail-outs in the 600 steps below).
+ * the measuring code is primed (without the priming: 600 bail-outs in the 600 steps below).
  */
 test("measuring a body after each step does not bail out of its compiled loops over and over", () => {
     const compiled = compileSources();
@@ -38,6 +38,7 @@ test("measuring a body after each step does not bail out of its compiled loops o
     const bailOuts = output.split("\n").filter((line) => /deoptimizing .*<JSFunction measure/.test(line)).length;
     // The cloth really ran and was measured.
     expect(output).toMatch(/maxEdgeRatio 1\.00/);
-    // A few one-off bail-outs are ordinary (a value first seen as a fraction); a loop makes one per step.
-    expect(bailOuts).toBeLessThan(20);
+    // A few one-off bail-outs are ordinary (a value first seen as a fraction): 2 on a quiet machine, 25 on a loaded CI
+    // machine, where compiles finish later. The loop makes one per step: 600 here without the priming.
+    expect(bailOuts).toBeLessThan(100);
 });
