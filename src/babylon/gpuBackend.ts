@@ -96,10 +96,10 @@ interface GpuBody {
  * two late.
  *
  * The body's figures (energy, edge ratios, bending, volume, their heatmaps) are reduced on the GPU and read back every
- * {@link FIGURES_INTERVAL} steps; there are no contact figures. The `OverStretch` event (with the most stretched edge)
- * and the `InvalidState` one (the GPU solver restored its last valid state) come from those reads, so up to
- * {@link FIGURES_INTERVAL} steps and a read's lag later than on the CPU. A GPU body sleeps by the CPU world's rule, its slow time counted over the
- * steps each figures read covers: asleep it is not stepped (its velocities zeroed, on the GPU too), and it wakes on
+ * {@link FIGURES_INTERVAL} steps; the contact figures are 0 (the GPU keeps no contact list). The `OverStretch` event
+ * (with the most stretched edge) and the `InvalidState` one (the GPU solver restored its last valid state) come from
+ * those reads, so up to {@link FIGURES_INTERVAL} steps and a read's lag later than on the CPU. A GPU body sleeps by
+ * the CPU world's rule, its slow time counted over the steps each figures read covers: asleep it is not stepped (its velocities zeroed, on the GPU too), and it wakes on
  * the world's triggers (a wake request, a pin target moving, a moving collider near it, a change of wind or air); the
  * Sleep and Wake events go into the world's queue after its step. When the body or the scene starts using a feature
  * the GPU lacks, the body goes back to the CPU world from
@@ -331,6 +331,8 @@ export class GpuBackend {
     private _toGpu(impostor: SoftImpostor, dt: number): void {
         const body = impostor.body;
         this._world.removeBody(body);
+        // No contact heatmap on the GPU (see _takeFigures): not the last one of the CPU either.
+        body.contactResidual.fill(0);
         let solver: GpuSoftBodySolver;
         try {
             solver = GpuSoftBodySolver.createCompiled(this.device, body, this._world);
@@ -457,14 +459,21 @@ export class GpuBackend {
             this._events.push(SoftBodyEventType.OverStretch, body.id, figures.mostStretchedEdge, figures.maxEdgeRatio);
         }
         measureCounts(body);
+        // The GPU keeps no contact list (each pass tests every particle against every shape and keeps nothing of the
+        // contacts it projects): no contact figures, rather than those of the body's last step on the CPU.
+        stats.contacts = 0;
+        stats.contactCandidates = 0;
+        stats.maxContactCorrection = 0;
         stats.kineticEnergy = figures.kineticEnergy;
         stats.maxEdgeRatio = figures.maxEdgeRatio;
         stats.meanEdgeRatio = figures.meanEdgeRatio;
         stats.maxStretchResidual = figures.maxStretchResidual;
         stats.meanStretchResidual = figures.meanStretchResidual;
         stats.overStretchedEdges = figures.overStretchedEdges;
-        stats.maxBendResidual = figures.maxBendResidual;
-        stats.meanBendResidual = figures.meanBendResidual;
+        // As the CPU's measureBend: NaN when the heatmaps are off (the CPU measures bending only then), 0 without bends.
+        const bends = figures.residuals || body.bend.count === 0;
+        stats.maxBendResidual = bends ? figures.maxBendResidual : NaN;
+        stats.meanBendResidual = bends ? figures.meanBendResidual : NaN;
         stats.maxVolumeResidual = figures.maxVolumeResidual;
         stats.meanVolumeResidual = figures.meanVolumeResidual;
         stats.volumeRatio = figures.volumeRatio;
