@@ -2,8 +2,9 @@ import { BendConstraints, writeHinge } from "../../src/core/bendConstraints";
 import { Collider } from "../../src/core/collider";
 import { IsometricBendConstraints } from "../../src/core/isometricBendConstraints";
 import { measureBody } from "../../src/core/bodyMeasures";
-import type { SoftBody } from "../../src/core/softBody";
+import { SoftBody } from "../../src/core/softBody";
 import { MAX_COORDINATE, XpbdWorld } from "../../src/core/xpbdWorld";
+import { createClothGrid } from "../../src/meshing/clothGrid";
 import { GpuSoftBodySolver, type GpuFigures } from "../../src/gpu";
 import { clothBody, tetBlock } from "../support/coreScenes";
 import { F32_ROUNDOFF } from "./support/agreement";
@@ -259,8 +260,22 @@ describeGpu("body figures reduced on the GPU", (device) => {
         }
     }, 120_000);
 
-    test("a 16² cloth with dihedral bending, mid-swing: bend figures and heatmap as the CPU measures them", async () => {
-        const { body, columns } = clothBody(16, { plane: "xz", origin: [0, 1, 0], allowSleep: false, bendModel: "dihedral" });
+    test("a 16² cloth curved at rest (dihedral bending), mid-swing: bend figures and heatmap as the CPU measures them", async () => {
+        // A half cylinder of radius 1/π m (the 1 m sheet rolled about x): every hinge across the roll has a rest angle
+        // of π/16, so the GPU reads each element's own rest angle (a flat sheet's are all 0).
+        const grid = createClothGrid({ width: 1, height: 1, segmentsX: 16, segmentsY: 16, plane: "xz", origin: [0, 1, 0] });
+        const t = grid.topology;
+        const positions = Float64Array.from(t.positions);
+        for (let p = 0; p < positions.length; p += 3) {
+            const angle = Math.PI * (positions[p + 2] + 0.5);
+            positions[p + 1] = 1 + Math.sin(angle) / Math.PI;
+            positions[p + 2] = -Math.cos(angle) / Math.PI;
+        }
+        const body = new SoftBody(
+            { positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass: 1 },
+            { allowSleep: false, bendModel: "dihedral", bendCompliance: 1e-2 },
+        );
+        const columns = grid.columns;
         body.setPinWeight(0, 1);
         body.setPinWeight(columns - 1, 1);
         const solver = await GpuSoftBodySolver.create(device(), body, new XpbdWorld());
@@ -269,7 +284,8 @@ describeGpu("body figures reduced on the GPU", (device) => {
                 solver.step(1 / 60);
             }
             expect(body.bend).toBeInstanceOf(BendConstraints);
-            const gpu = await expectFiguresAgree(solver, "hanging 16² cloth, dihedral bending, 20 steps");
+            expect(Math.max(...Array.from(body.bend.restAngles, Math.abs))).toBeCloseTo(Math.PI / 16, 6);
+            const gpu = await expectFiguresAgree(solver, "hanging curved 16² cloth, dihedral bending, 20 steps");
             expect(gpu.maxBendResidual).toBeGreaterThan(0.05);
         } finally {
             solver.dispose();
