@@ -143,6 +143,27 @@ describe("Inspector panes on the WebGPU backend (?engine=webgpu#hanging-cloth)",
         expect(pixels.nonBackgroundFraction).toBeGreaterThan(0.2);
     });
 
+    test("Show contacts on the GPU cloth draws none (the GPU keeps no contact list) and throws nothing", async () => {
+        await propertyLine(pane, "Show contacts", "input").locator("input").click();
+        await pane.locator("[data-xpbd-contacts-legend]").waitFor();
+        await waitForFrames(page, 5);
+        const view = await page.evaluate(() => {
+            const lines = window.__playground.scene!.meshes.filter((mesh) => mesh.name === "cloth (xpbd contacts)");
+            const xpbd = (window.__playground.demo?.handle as { xpbd: XpbdPlugin }).xpbd;
+            return {
+                meshes: lines.length,
+                counts: lines[0] ? { ...(lines[0].metadata as { xpbdContacts: Record<string, number> }).xpbdContacts } : null,
+                backend: xpbd.impostors[0].backend,
+                contacts: xpbd.impostors[0].body.stats.contacts,
+            };
+        });
+        console.log(`contacts view on the GPU backend: ${JSON.stringify(view)}`);
+        expect(view).toEqual({ meshes: 1, counts: { collider: 0, soft: 0, self: 0 }, backend: "webgpu", contacts: 0 });
+        await propertyLine(pane, "Show contacts", "input").locator("input").click();
+        await waitForFrames(page, 2);
+        expect(demo.errors).toEqual([]);
+    });
+
     test("the Statistics section shows the GPU body's figures, live: energy, edge ratio and bend residual", async () => {
         await page.locator('button[name="selectedTab"][value="Statistics"]').click();
         await page.getByText("Soft bodies (XPBD)").waitFor();
