@@ -8,7 +8,6 @@ import type { WebGPUEngine } from "@babylonjs/core/Engines/webgpuEngine";
 import {
     ColliderMotion,
     measureAsleep,
-    measureBend,
     measureCounts,
     readyToSleep,
     SoftBodyEventType,
@@ -52,13 +51,14 @@ const STRAIN_FEATURE = "strain limiting (strainLimit; a cloth near its limit)";
 
 /**
  * Steps between two state read-backs of a body drawn from GPU buffers (10 a second at 60 Hz): they only feed the
- * bend figures, the bounding box and the CPU-side state (`readGpuStateAsync` reads on demand).
+ * bounding box and the CPU-side state (`readGpuStateAsync` reads on demand).
  */
 export const DRAWN_READ_INTERVAL = 6;
 
 /**
  * Steps between two read-backs of a GPU body's figures (20 a second at 60 Hz): the statistics, the residual heatmaps
- * (with `XpbdWorld.residuals`) and the sleep test. 48 bytes each (8 bytes a particle more with the heatmaps).
+ * (with `XpbdWorld.residuals`), the sleep test and the `OverStretch` and `InvalidState` events. 64 bytes each (12
+ * bytes a particle more with the heatmaps).
  */
 export const FIGURES_INTERVAL = 3;
 
@@ -90,15 +90,16 @@ interface GpuBody {
  *
  * Drawing: a cloth or a soft body on the engine's own device (a `WebGPUEngine`) is drawn from GPU buffers
  * ({@link GpuDrawnMesh}): the render kernels write its vertex buffers before each render after a step, and its state
- * is read back only every {@link DRAWN_READ_INTERVAL} steps, for the bend figures, the bounding box (grown by how far the
- * body may move until the next one) and the CPU-side state. Other bodies (ropes, a device that is not the engine's)
+ * is read back only every {@link DRAWN_READ_INTERVAL} steps, for the bounding box (grown by how far the body may move
+ * until the next one) and the CPU-side state. Other bodies (ropes, a device that is not the engine's)
  * are read back asynchronously after every step, one read in flight per body, and drawn from what arrives: a frame or
  * two late.
  *
- * The body's figures (energy, edge ratios, volume, the stretch and volume heatmaps) are reduced on the GPU and read
- * back every {@link FIGURES_INTERVAL} steps; the bend figures and heatmap are measured on the CPU from each state
- * read-back; there are no contact figures. A GPU body sleeps by the CPU world's rule, its slow time counted over the
- * steps each figures read covers: asleep it is not stepped (its velocities zeroed, on the GPU too), and it wakes on
+ * The body's figures (energy, edge ratios, bending, volume, their heatmaps) are reduced on the GPU and read back every
+ * {@link FIGURES_INTERVAL} steps; the contact figures are 0 (the GPU keeps no contact list). The `OverStretch` event
+ * (with the most stretched edge) and the `InvalidState` one (the GPU solver restored its last valid state) come from
+ * those reads, so up to {@link FIGURES_INTERVAL} steps and a read's lag later than on the CPU. A GPU body sleeps by
+ * the CPU world's rule, its slow time counted over the steps each figures read covers: asleep it is not stepped (its velocities zeroed, on the GPU too), and it wakes on
  * the world's triggers (a wake request, a pin target moving, a moving collider near it, a change of wind or air); the
  * Sleep and Wake events go into the world's queue after its step. When the body or the scene starts using a feature
  * the GPU lacks, the body goes back to the CPU world from
@@ -142,7 +143,7 @@ export class GpuBackend {
     public figuresReadCount = 0;
     /** The wind and air density of the last step: a change wakes the sleeping bodies the air acts on, as on the CPU. */
     private readonly _air = new Float64Array(4);
-    /** Sleep and wake events of GPU bodies (type, body id), for the world's queue after its step. */
+    /** Events of GPU bodies (type, body id, element, value), for the world's queue after its step. */
     private readonly _events: number[] = [];
 
     /**
@@ -250,13 +251,13 @@ export class GpuBackend {
     }
 
     /**
-     * After the CPU world's step (which cleared its event queue): adds the GPU bodies' sleep and wake events since the
-     * last call to `events`, for the plugin to dispatch with the CPU bodies'.
+     * After the CPU world's step (which cleared its event queue): adds the GPU bodies' events since the last call
+     * (sleep, wake, over-stretch, invalid state) to `events`, for the plugin to dispatch with the CPU bodies'.
      */
     public addEvents(events: EventQueue): void {
         const pending = this._events;
-        for (let k = 0; k < pending.length; k += 2) {
-            events.push(pending[k] as SoftBodyEventType, pending[k + 1], -1, 0);
+        for (let k = 0; k < pending.length; k += 4) {
+            events.push(pending[k] as SoftBodyEventType, pending[k + 1], pending[k + 2], pending[k + 3]);
         }
         pending.length = 0;
     }
@@ -330,6 +331,8 @@ export class GpuBackend {
     private _toGpu(impostor: SoftImpostor, dt: number): void {
         const body = impostor.body;
         this._world.removeBody(body);
+        // No contact heatmap on the GPU (see _takeFigures): not the last one of the CPU either.
+        body.contactResidual.fill(0);
         let solver: GpuSoftBodySolver;
         try {
             solver = GpuSoftBodySolver.createCompiled(this.device, body, this._world);
@@ -385,7 +388,7 @@ export class GpuBackend {
             body._slowTime = 0;
             gpu.awakenings++;
             body.stats.sleepingBodies = 0;
-            this._events.push(SoftBodyEventType.Wake, body.id);
+            this._events.push(SoftBodyEventType.Wake, body.id, -1, 0);
         }
         body._wakeRequested = false;
         if (!body.sleeping && readyToSleep(body)) {
@@ -442,13 +445,35 @@ export class GpuBackend {
     private _takeFigures(impostor: SoftImpostor, gpu: GpuBody, figures: GpuFigures): void {
         const body = impostor.body;
         const stats = body.stats;
+        if (figures.invalidParticles > 0) {
+            // The solver restored its last valid state, at rest (see `GpuSoftBodySolver.readFigures`): report it, as
+            // the CPU world does, and bring the CPU-side state (read back from the faulty steps) up to it.
+            this._events.push(SoftBodyEventType.InvalidState, body.id, -1, 0);
+            stats.kineticEnergy = 0;
+            body._slowTime = 0;
+            gpu.figuresStep = figures.step;
+            void this._readAfter(impostor, gpu);
+            return;
+        }
+        if (figures.overStretchedEdges > 0) {
+            this._events.push(SoftBodyEventType.OverStretch, body.id, figures.mostStretchedEdge, figures.maxEdgeRatio);
+        }
         measureCounts(body);
+        // The GPU keeps no contact list (each pass tests every particle against every shape and keeps nothing of the
+        // contacts it projects): no contact figures, rather than those of the body's last step on the CPU.
+        stats.contacts = 0;
+        stats.contactCandidates = 0;
+        stats.maxContactCorrection = 0;
         stats.kineticEnergy = figures.kineticEnergy;
         stats.maxEdgeRatio = figures.maxEdgeRatio;
         stats.meanEdgeRatio = figures.meanEdgeRatio;
         stats.maxStretchResidual = figures.maxStretchResidual;
         stats.meanStretchResidual = figures.meanStretchResidual;
         stats.overStretchedEdges = figures.overStretchedEdges;
+        // As the CPU's measureBend: NaN when the heatmaps are off (the CPU measures bending only then), 0 without bends.
+        const bends = figures.residuals || body.bend.count === 0;
+        stats.maxBendResidual = bends ? figures.maxBendResidual : NaN;
+        stats.meanBendResidual = bends ? figures.meanBendResidual : NaN;
         stats.maxVolumeResidual = figures.maxVolumeResidual;
         stats.meanVolumeResidual = figures.meanVolumeResidual;
         stats.volumeRatio = figures.volumeRatio;
@@ -467,7 +492,7 @@ export class GpuBackend {
         body.sleeping = true;
         body.velocities.fill(0);
         gpu.solver.stopMotion();
-        this._events.push(SoftBodyEventType.Sleep, body.id);
+        this._events.push(SoftBodyEventType.Sleep, body.id, -1, 0);
         // The CPU-side state where it sleeps (picking, the moving-collider wake test, a move to the CPU).
         void this._readAfter(impostor, gpu);
     }
@@ -586,8 +611,6 @@ export class GpuBackend {
             () => {
                 gpu.reading = null;
                 if (this._bodies.get(impostor) === gpu) {
-                    // The bend figures (the rest come from the GPU's figures: see _takeFigures).
-                    measureBend(body, this._world.residuals);
                     gpu.drawn?.refreshBounds(this._boundsMargin(body, gpu.solver.stepCount - requested, dt));
                     impostor._afterStep();
                 }

@@ -54,9 +54,16 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
     public readonly onSleepObservable = new Observable<SoftImpostorEvent>();
     /** Fired after a step in which the body woke up. */
     public readonly onWakeObservable = new Observable<SoftImpostorEvent>();
-    /** Fired after a step that ended with an edge longer than 1.5 × its rest length (`element`, `value`: ratio). */
+    /**
+     * Fired after a step that ended with an edge longer than 1.5 × its rest length (`element`, `value`: ratio). On the
+     * WebGPU backend after the step in which the figures read that found it arrived (one read every 3 steps).
+     */
     public readonly onOverStretchObservable = new Observable<SoftImpostorEvent>();
-    /** Fired after a step that produced a non-finite or runaway state; the body was restored, at rest, to its last valid positions. */
+    /**
+     * Fired after a step that produced a non-finite or runaway state; the body was restored, at rest, to its last valid
+     * positions. On the WebGPU backend when a figures read finds it (up to 3 steps and a frame or two later), restored to
+     * the positions of the last read that found none (see docs/webgpu.md).
+     */
     public readonly onInvalidStateObservable = new Observable<SoftImpostorEvent>();
     /** Fired once when the impostor is disposed. */
     public readonly onDisposeObservable = new Observable<SoftImpostor>();

@@ -1,9 +1,10 @@
-import type { SoftBody } from "../core/index.js";
+import { MAX_COORDINATE, type SoftBody } from "../core/index.js";
 import { ConstraintKernel, type ConstraintRecords } from "./bodyRecords.js";
 import { COPY_DST, COPY_SRC, MAP_READ, STORAGE, UNIFORM, createBuffer, type BodyBuffers } from "./bodyBuffers.js";
-import { FIGURE_PARAMS_SIZE, FIGURE_WORDS } from "./figuresShader.js";
+import { FIGURE_INVALID, FIGURE_MOST_STRETCHED, FIGURE_PARAMS_SIZE, FIGURE_WORDS, FigureBendModel } from "./figuresShader.js";
 import type { SolverPipelines } from "./gpuPipelines.js";
 import { WORKGROUP_SIZE } from "./predictShader.js";
+import type { ValidState } from "./validState.js";
 
 /**
  * A body's figures as the GPU reduced them (see `figuresShader.ts`), the same figures as the core's `measureBody`
@@ -26,21 +27,37 @@ export interface GpuFigures {
     meanStretchResidual: number;
     /** Stretch constraints longer than the body's over-stretch ratio. */
     overStretchedEdges: number;
+    /**
+     * The stretch constraint of {@link maxEdgeRatio} (its index in `body.stretch`, the first of equals, as the CPU's
+     * `OverStretch` event names it), or −1 without stretch constraints.
+     */
+    mostStretchedEdge: number;
+    /**
+     * Particles whose position or velocity has a coordinate that is not finite or beyond `MAX_COORDINATE` (m): when
+     * not 0 the other figures are meaningless, and the read has restored the body's last valid state (see
+     * {@link BodyFigures.read}).
+     */
+    invalidParticles: number;
+    /** Largest bend residual over bend elements (as the core's `measureBend`: rad for the dihedral model; 0 without any). */
+    maxBendResidual: number;
+    /** Mean bend residual over bend elements (0 without any). */
+    meanBendResidual: number;
     /** Largest |V / V₀ − 1| over tets (0 without any). */
     maxVolumeResidual: number;
     /** Mean |V / V₀ − 1| over tets (0 without any). */
     meanVolumeResidual: number;
     /** Total volume of the tets over their total rest volume (0 without any). */
     volumeRatio: number;
-    /** Whether this read also wrote the per-particle residual arrays (`stretchResidual`, `volumeResidual`). */
+    /** Whether this read also wrote the per-particle residual arrays (`stretchResidual`, `volumeResidual`, `bendResidual`). */
     residuals: boolean;
 }
 
 /**
  * Measures one body's figures on the GPU and reads them back asynchronously, one read at a time: a compute pass
  * after the steps already submitted (the per-particle residuals when asked, then one workgroup's fixed-order
- * reduction), a copy to a staging buffer, a map. Nothing waits inside a step. The figures are 48 bytes; the
- * per-particle residual arrays (8 bytes a particle) are read only when asked.
+ * reduction), a copy to a staging buffer, a map. Nothing waits inside a step. The figures are 64 bytes; the
+ * per-particle residual arrays (12 bytes a particle) are read only when asked. A read that finds a particle invalid
+ * (not finite, or beyond `MAX_COORDINATE`) restores the body's last state a read found valid ({@link ValidState}).
  */
 export class BodyFigures {
     private readonly _params: GPUBuffer;
@@ -51,6 +68,7 @@ export class BodyFigures {
     private readonly _group: GPUBindGroup;
     private readonly _stretchCount: number;
     private readonly _volumeCount: number;
+    private readonly _bendCount: number;
     /** The rest volume of all tets (m³), summed in f64 once. */
     private readonly _restVolume: number;
     private readonly _result: GpuFigures = {
@@ -62,6 +80,10 @@ export class BodyFigures {
         maxStretchResidual: 0,
         meanStretchResidual: 0,
         overStretchedEdges: 0,
+        mostStretchedEdge: -1,
+        invalidParticles: 0,
+        maxBendResidual: 0,
+        meanBendResidual: 0,
         maxVolumeResidual: 0,
         meanVolumeResidual: 0,
         volumeRatio: 0,
@@ -76,13 +98,15 @@ export class BodyFigures {
         private readonly _pipelines: SolverPipelines,
         buffers: BodyBuffers,
         constraints: ConstraintRecords,
+        private readonly _validState: ValidState,
     ) {
-        const first = (set: SoftBody["stretch"] | SoftBody["volume"]): number =>
-            constraints.sets.find((s) => s.set === set)?.firstRecord ?? 0;
-        const inSets = (set: SoftBody["stretch"] | SoftBody["volume"]): number =>
-            constraints.sets.some((s) => s.set === set) ? set.count : 0;
+        type MeasuredSet = SoftBody["stretch"] | SoftBody["volume"] | SoftBody["bend"];
+        const first = (set: MeasuredSet): number => constraints.sets.find((s) => s.set === set)?.firstRecord ?? 0;
+        const inSets = (set: MeasuredSet): number => (constraints.sets.some((s) => s.set === set) ? set.count : 0);
         this._stretchCount = inSets(_body.stretch);
         this._volumeCount = inSets(_body.volume);
+        this._bendCount = inSets(_body.bend);
+        const bendKernel = constraints.sets.find((s) => s.set === _body.bend)?.kernel ?? ConstraintKernel.IsometricBend;
         let rest = 0;
         for (let t = 0; t < this._volumeCount; t++) {
             rest += _body.volume.restVolumes[t];
@@ -94,11 +118,20 @@ export class BodyFigures {
         u[2] = this._stretchCount;
         u[3] = first(_body.volume);
         u[4] = this._volumeCount;
+        u[6] = new Uint32Array(Float32Array.of(MAX_COORDINATE).buffer)[0];
+        u[7] = first(_body.bend);
+        u[8] = this._bendCount;
+        u[9] =
+            this._bendCount === 0
+                ? FigureBendModel.None
+                : bendKernel === ConstraintKernel.DihedralBend
+                  ? FigureBendModel.Dihedral
+                  : FigureBendModel.Isometric;
         const n = _body.particleCount;
         this._params = createBuffer(_device, FIGURE_PARAMS_SIZE, UNIFORM | COPY_DST, "figure params");
         this._figures = createBuffer(_device, 4 * FIGURE_WORDS, STORAGE | COPY_SRC | COPY_DST, "figures");
-        this._residual = createBuffer(_device, 8 * n, STORAGE | COPY_SRC | COPY_DST, "residuals");
-        this._staging = createBuffer(_device, 4 * FIGURE_WORDS + 8 * n, MAP_READ | COPY_DST, "figures read-back");
+        this._residual = createBuffer(_device, 12 * n, STORAGE | COPY_SRC | COPY_DST, "residuals");
+        this._staging = createBuffer(_device, 4 * FIGURE_WORDS + 12 * n, MAP_READ | COPY_DST, "figures read-back");
         this._group = _device.createBindGroup({
             layout: _pipelines.layouts.figures,
             entries: [
@@ -108,6 +141,7 @@ export class BodyFigures {
                 buffers.masses,
                 buffers.records[ConstraintKernel.Distance],
                 buffers.records[ConstraintKernel.Volume],
+                buffers.records[bendKernel],
                 this._residual,
                 this._figures,
             ].map((buffer, binding) => ({ binding, resource: { buffer } })),
@@ -116,9 +150,11 @@ export class BodyFigures {
 
     /**
      * Measures the state after the steps submitted so far and resolves with its figures (one object, reused by the
-     * next read: copy what you keep). With `residuals`, also writes the body's `stretchResidual` and
-     * `volumeResidual` (per particle, as the core's `measureBody` with residuals on) when the read arrives.
-     * Rejects when a read is already in flight.
+     * next read: copy what you keep). With `residuals`, also writes the body's `stretchResidual`, `volumeResidual`
+     * and `bendResidual` (per particle, as the core's `measureBody` with residuals on) when the read arrives. When
+     * it finds invalid particles ({@link GpuFigures.invalidParticles}) it restores the last state a read found valid,
+     * after the steps submitted meanwhile (the caller rewrites the inverse masses); else the state measured becomes
+     * that valid state. Rejects when a read is already in flight.
      * @param step - the solver's step count, handed back in {@link GpuFigures.step}
      */
     public async read(step: number, residuals: boolean): Promise<GpuFigures> {
@@ -131,7 +167,7 @@ export class BodyFigures {
         new Float32Array(this._paramData)[5] = this._body.overStretchRatio;
         device.queue.writeBuffer(this._params, 0, this._paramData);
         const encoder = device.createCommandEncoder({ label: "xpbd figures" });
-        const elements = Math.max(this._stretchCount, this._volumeCount);
+        const elements = Math.max(this._stretchCount, this._volumeCount, this._bendCount);
         if (residuals) {
             encoder.clearBuffer(this._residual);
         }
@@ -144,10 +180,11 @@ export class BodyFigures {
         pass.setPipeline(this._pipelines.figureReduce);
         pass.dispatchWorkgroups(1);
         pass.end();
+        this._validState.encodeCandidate(encoder);
         const figureBytes = 4 * FIGURE_WORDS;
         encoder.copyBufferToBuffer(this._figures, 0, this._staging, 0, figureBytes);
         if (residuals) {
-            encoder.copyBufferToBuffer(this._residual, 0, this._staging, figureBytes, 8 * n);
+            encoder.copyBufferToBuffer(this._residual, 0, this._staging, figureBytes, 12 * n);
         }
         device.queue.submit([encoder.finish()]);
         try {
@@ -161,9 +198,14 @@ export class BodyFigures {
             throw error;
         }
         try {
-            const words = new Float32Array(this._staging.getMappedRange());
-            this._unpack(words, step, residuals);
+            const mapped = this._staging.getMappedRange();
+            this._unpack(new Float32Array(mapped), new Uint32Array(mapped), step, residuals);
             this._staging.unmap();
+            if (this._result.invalidParticles > 0) {
+                this._validState.restore();
+            } else {
+                this._validState.promote();
+            }
         } finally {
             this._reading = false;
         }
@@ -179,7 +221,7 @@ export class BodyFigures {
         this._staging.destroy();
     }
 
-    private _unpack(words: Float32Array, step: number, residuals: boolean): void {
+    private _unpack(words: Float32Array, integers: Uint32Array, step: number, residuals: boolean): void {
         const r = this._result;
         const edges = this._stretchCount;
         const tets = this._volumeCount;
@@ -192,6 +234,11 @@ export class BodyFigures {
         r.maxStretchResidual = words[4];
         r.meanStretchResidual = edges > 0 ? words[5] / edges : 0;
         r.overStretchedEdges = words[6];
+        const edge = integers[FIGURE_MOST_STRETCHED];
+        r.mostStretchedEdge = edge === 0xffffffff ? -1 : edge;
+        r.invalidParticles = integers[FIGURE_INVALID];
+        r.maxBendResidual = words[12];
+        r.meanBendResidual = this._bendCount > 0 ? words[13] / this._bendCount : 0;
         r.maxVolumeResidual = words[7];
         r.meanVolumeResidual = tets > 0 ? words[8] / tets : 0;
         r.volumeRatio = tets > 0 ? words[9] / this._restVolume : 0;
@@ -202,6 +249,9 @@ export class BodyFigures {
             this._body.stretchResidual.set(words.subarray(base, base + n));
             if (tets > 0) {
                 this._body.volumeResidual.set(words.subarray(base + n, base + 2 * n));
+            }
+            if (this._bendCount > 0) {
+                this._body.bendResidual.set(words.subarray(base + 2 * n, base + 3 * n));
             }
         }
     }

@@ -58,6 +58,7 @@ const LAYOUTS = {
         "read-only-storage",
         "read-only-storage",
         "read-only-storage",
+        "read-only-storage",
         "storage",
         "storage",
     ],

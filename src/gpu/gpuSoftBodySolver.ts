@@ -18,6 +18,7 @@ import { StepTimer } from "./stepTimer.js";
 import { UNIFORM_STRIDE } from "./substepParams.js";
 import { POSE_VEC4S } from "./particlePassShader.js";
 import { WORKGROUP_SIZE } from "./predictShader.js";
+import { ValidState } from "./validState.js";
 
 /**
  * One soft body simulated on a WebGPU device: the same substep loop as {@link XpbdWorld.step} (prediction with
@@ -37,9 +38,9 @@ import { WORKGROUP_SIZE } from "./predictShader.js";
  * puts on them (contacts and bounces) are summed on the GPU (deterministic fixed-point atomics) and read back
  * asynchronously for the host to apply ({@link consumeColliderImpulses}). The body's figures (kinetic energy, the
  * fastest free particle, edge ratios, volume, the per-particle residuals) are reduced on the GPU when asked
- * ({@link readFigures}); the host decides sleep from them ({@link stopMotion}). Not yet on the GPU (see
- * docs/webgpu.md): self-collision, attachments ({@link unsupportedGpuFeature} names them, and construction refuses
- * them), events.
+ * ({@link readFigures}); the host decides sleep from them ({@link stopMotion}) and raises the events; a read that
+ * finds a non-finite state restores the last valid one. Not yet on the GPU (see docs/webgpu.md): self-collision,
+ * attachments ({@link unsupportedGpuFeature} names them, and construction refuses them).
  */
 export class GpuSoftBodySolver {
     /** Steps taken. */
@@ -72,6 +73,7 @@ export class GpuSoftBodySolver {
     private readonly _timer: StepTimer;
     private readonly _impulses: ColliderImpulses;
     private readonly _figures: BodyFigures;
+    private readonly _validState: ValidState;
 
     private constructor(
         /** The device the body lives on. */
@@ -92,7 +94,8 @@ export class GpuSoftBodySolver {
         this._params = new StepParams(device);
         this._timer = new StepTimer(device);
         this._impulses = new ColliderImpulses(device);
-        this._figures = new BodyFigures(device, body, _pipelines, this._buffers, _constraints);
+        this._validState = new ValidState(device, this._buffers);
+        this._figures = new BodyFigures(device, body, _pipelines, this._buffers, _constraints, this._validState);
         this._colliders = new ColliderRecords(world.colliders);
         this._buffers.reserveImpulseWords(this._colliders.dynamicColliders.length * ACCUMULATOR_WORDS);
         this._colliderBufferRecords = this._colliders;
@@ -302,13 +305,25 @@ export class GpuSoftBodySolver {
 
     /**
      * Measures the body's figures on the GPU after the last submitted step (kinetic energy, the fastest free
-     * particle, edge ratios, volume: see {@link GpuFigures}) and reads them back, 48 bytes, a frame or so later. With
-     * `residuals` the read also writes the body's per-particle `stretchResidual` and `volumeResidual` (8 bytes a
-     * particle more). Never waits inside a step; one read at a time (rejects when one is in flight). The object
-     * resolved is reused by the next read.
+     * particle, edge ratios and the most stretched edge, bending, volume, invalid particles: see {@link GpuFigures})
+     * and reads them back, 64 bytes, a frame or so later. With `residuals` the read also writes the body's
+     * per-particle `stretchResidual`, `volumeResidual` and `bendResidual` (12 bytes a particle more). Never waits
+     * inside a step; one read at a time (rejects when one is in flight). The object resolved is reused by the next
+     * read.
+     *
+     * Invalid state (the CPU world's containment, later): when the figures find a position or velocity that is not
+     * finite or beyond `MAX_COORDINATE`, the body is put back, at rest, on the positions of the last read that found
+     * none, after the steps submitted meanwhile; the host reports it. The CPU world does this at the end of the very
+     * step, from the state of the step before; here the state restored is that of the last valid read, and the
+     * steps between it and the read that found the fault are lost.
      */
-    public readFigures(residuals = false): Promise<GpuFigures> {
-        return this._figures.read(this.stepCount, residuals);
+    public async readFigures(residuals = false): Promise<GpuFigures> {
+        const figures = await this._figures.read(this.stepCount, residuals);
+        if (figures.invalidParticles > 0) {
+            // The read restored the last valid positions, whose w holds the inverse masses of then.
+            this._inverseMassesDirty = true;
+        }
+        return figures;
     }
 
     /**
@@ -347,6 +362,7 @@ export class GpuSoftBodySolver {
         this._timer.dispose();
         this._impulses.dispose();
         this._figures.dispose();
+        this._validState.dispose();
     }
 
     /** Encodes one step: forces, then per substep prediction, passes and velocities, then damping. */

@@ -92,11 +92,13 @@ export class ContactsOverlay {
         }
         const world = this.impostor.plugin.world;
         const body = this.impostor.body;
-        const needed = world.contactCount(body);
+        // A body on the WebGPU backend is out of the CPU world, and the GPU keeps no contacts: none to draw.
+        const onCpu = this.impostor.backend === "cpu";
+        const needed = onCpu ? world.contactCount(body) : 0;
         if (needed > this._capacity) {
             this._grow(mesh, needed);
         }
-        const count = world.writeContacts(this._points, this._normals, this._kinds, this._capacity, body);
+        const count = onCpu ? world.writeContacts(this._points, this._normals, this._kinds, this._capacity, body) : 0;
         const counts = this.counts;
         counts.collider = counts.soft = counts.self = 0;
         for (let c = 0; c < count; c++) {
