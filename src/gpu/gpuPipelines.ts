@@ -6,6 +6,7 @@ import { FIGURES_WGSL } from "./figuresShader.js";
 import { PARTICLE_PASS_WGSL } from "./particlePassShader.js";
 import { PREDICT_WGSL } from "./predictShader.js";
 import { RENDER_MESH_WGSL } from "./renderMeshShader.js";
+import { SHAPE_MATCHING_WGSL } from "./shapeMatchingShader.js";
 
 /** WebGPU's `GPUShaderStage.COMPUTE` (the spec's value; the global may not exist outside a browser). */
 const COMPUTE_STAGE = 4;
@@ -81,7 +82,10 @@ export interface SolverPipelines {
     readonly layouts: Readonly<Record<LayoutName, GPUBindGroupLayout>>;
     readonly predict: GPUComputePipeline;
     readonly setInverseMasses: GPUComputePipeline;
+    /** Each kernel's projection (shape matching's pull, after {@link shapeMatchingFit}). */
     readonly constraints: Readonly<Record<ConstraintKernel, GPUComputePipeline>>;
+    /** Shape matching's fit, one workgroup before each pull (see `shapeMatchingShader.ts`). */
+    readonly shapeMatchingFit: GPUComputePipeline;
     readonly particlePass: GPUComputePipeline;
     readonly triangleForces: GPUComputePipeline;
     readonly gatherForces: GPUComputePipeline;
@@ -168,6 +172,8 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         renderNormals,
         figureResiduals,
         figureReduce,
+        shapeMatchingFit,
+        shapeMatchingPull,
     ] = await Promise.all([
         pipeline("predict", PREDICT_WGSL, "predict", "predict"),
         pipeline("predict", PREDICT_WGSL, "setInverseMasses", "inverse masses"),
@@ -184,6 +190,8 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("render", RENDER_MESH_WGSL, "normals", "render normals"),
         pipeline("figures", FIGURES_WGSL, "residuals", "figure residuals"),
         pipeline("figures", FIGURES_WGSL, "reduce", "figure reduction"),
+        pipeline("constraint", SHAPE_MATCHING_WGSL, "fit", "shape matching fit"),
+        pipeline("constraint", SHAPE_MATCHING_WGSL, "apply", "shape matching pull"),
     ]);
     return {
         layouts,
@@ -194,7 +202,9 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
             [ConstraintKernel.IsometricBend]: isometric,
             [ConstraintKernel.DihedralBend]: dihedral,
             [ConstraintKernel.Volume]: volume,
+            [ConstraintKernel.ShapeMatching]: shapeMatchingPull,
         },
+        shapeMatchingFit,
         particlePass,
         triangleForces,
         gatherForces,

@@ -1,5 +1,6 @@
 import type { SoftBody, XpbdWorld } from "../core/index.js";
 import {
+    ConstraintKernel,
     packConstraints,
     packDispatches,
     packPins,
@@ -404,6 +405,12 @@ export class GpuSoftBodySolver {
             const gpuSet = sets[k];
             if (!gpuSet.set.enabled || gpuSet.set.count === 0) {
                 continue;
+            }
+            if (gpuSet.kernel === ConstraintKernel.ShapeMatching) {
+                // The fit (one workgroup), then the pull: one batch.
+                this._bind(pass, this._groups.constraint[gpuSet.kernel], params, this._firstBatch[k] * UNIFORM_STRIDE);
+                pass.setPipeline(this._pipelines.shapeMatchingFit);
+                pass.dispatchWorkgroups(1);
             }
             pass.setPipeline(this._pipelines.constraints[gpuSet.kernel]);
             const batches = gpuSet.starts.length - 1;

@@ -31,7 +31,7 @@ struct Params {
     dampingFactor: f32,     // 1 − exp(−damping · dt)
     dragCoefficient: f32,
     liftCoefficient: f32,
-    pad0: f32,
+    alpha4: f32,            // compliance / h² of a fifth set (shape matching)
     pad1: f32,
     pad2: f32,
     particleCount: u32,
@@ -68,6 +68,7 @@ export const ParamsWords = {
     dampingFactor: 18,
     dragCoefficient: 19,
     liftCoefficient: 20,
+    alpha4: 21,
     particleCount: 24,
     lambdaCount: 25,
     triangleCount: 26,

@@ -107,4 +107,27 @@ describeGpu("WebGPU solver features against the CPU solver", (device) => {
         };
         expectAgreement("spinning compliant jelly", await compareSolvers(device(), scene, 40, [5, 20, 39]));
     }, 300_000);
+
+    test("shape matching: a jelly of soft tets thrown spinning against the ground, held in shape by shape matching", async () => {
+        const scene: Scene = {
+            body: () => {
+                const body = tetBlock([0.3, 0.3, 0.3], [0, 0.3, 0], {
+                    allowSleep: false,
+                    // Tets too soft to hold the shape (ω = 1/√α = 3 rad/s): shape matching (100 rad/s) holds it.
+                    stretchCompliance: 0.1,
+                    volumeCompliance: 0.1,
+                    shapeMatchingCompliance: 1e-4,
+                    resolution: 3,
+                });
+                body.setLinearVelocity(1, -1, 0);
+                for (let p = 0; p < body.particleCount; p++) {
+                    body.velocities[3 * p] -= 4 * (body.positions[3 * p + 1] - 0.3);
+                    body.velocities[3 * p + 1] += 4 * body.positions[3 * p];
+                }
+                return body;
+            },
+            colliders: () => [new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }], { friction: 0.3 })],
+        };
+        expectAgreement("shape-matched jelly", await compareSolvers(device(), scene, 40, [1, 20, 39]));
+    }, 300_000);
 });

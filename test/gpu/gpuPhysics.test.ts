@@ -1,7 +1,8 @@
+import { ShapeMatching } from "../../src/core/shapeMatching";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
 import { Collider, ColliderMotion } from "../../src/core/collider";
 import { GpuSoftBodySolver } from "../../src/gpu/gpuSoftBodySolver";
-import { clothBody } from "../support/coreScenes";
+import { clothBody, tetBlock } from "../support/coreScenes";
 import { F32_ROUNDOFF } from "./support/agreement";
 import { describeGpu } from "./support/gpuDevice";
 
@@ -84,6 +85,73 @@ describeGpu("WebGPU solver physics", (device) => {
         expect(bottom).toBeLessThan(0.1);
         expect(bottom).toBeGreaterThan(-0.05);
     }, 300_000);
+
+    test("shape matching alone: a squashed jelly springs back to its rest shape, its centre of mass unmoved", async () => {
+        // Shape matching alone (ω = 1/√α = 100 rad/s): the tets' edges and volumes are switched off. No gravity, no air.
+        const body = tetBlock([0.3, 0.3, 0.3], [0, 1, 0], {
+            allowSleep: false,
+            shapeMatchingCompliance: 1e-4,
+            // Damping of deformation (e^(−10 t)): the spring-back rings down within the second.
+            damping: 10,
+            resolution: 3,
+        });
+        for (const set of body.constraintSets) {
+            set.enabled = set instanceof ShapeMatching;
+        }
+        // Squashed to half its height about its centre, at rest.
+        for (const array of [body.positions, body.previousPositions]) {
+            for (let i = 1; i < array.length; i += 3) {
+                array[i] = 1 + 0.5 * (array[i] - 1);
+            }
+        }
+        const world = new XpbdWorld({ gravity: [0, 0, 0], airDensity: 0 });
+        const solver = await GpuSoftBodySolver.create(device(), body, world);
+        const centre = (positions: ArrayLike<number>): number[] => {
+            const c = [0, 0, 0];
+            let mass = 0;
+            for (let p = 0; p < body.particleCount; p++) {
+                for (let axis = 0; axis < 3; axis++) {
+                    c[axis] += positions[3 * p + axis] * body.masses[p];
+                }
+                mass += body.masses[p];
+            }
+            return c.map((v) => v / mass);
+        };
+        /** The largest |length / rest − 1| over the tet edges: rotation-free, 0 at the rest shape. */
+        const strain = (positions: ArrayLike<number>): number => {
+            const { indices, restLengths, count } = body.stretch;
+            let worst = 0;
+            for (let c = 0; c < count; c++) {
+                const a = 3 * indices[2 * c];
+                const b = 3 * indices[2 * c + 1];
+                const length = Math.hypot(positions[b] - positions[a], positions[b + 1] - positions[a + 1], positions[b + 2] - positions[a + 2]);
+                worst = Math.max(worst, Math.abs(length / restLengths[c] - 1));
+            }
+            return worst;
+        };
+        const start = centre(await solver.readPositions());
+        const squashed = strain(await solver.readPositions());
+        const steps = 60;
+        for (let s = 0; s < steps; s++) {
+            solver.step(1 / 60);
+        }
+        const end = await solver.readPositions();
+        solver.dispose();
+        const moved = Math.max(...centre(end).map((v, axis) => Math.abs(v - start[axis])));
+        // The pulls sum to zero momentum (equal pull per unit of mass towards goals fitted about the centre of mass),
+        // so the centre moves only by f32 rounding: a random walk of (u·X/2)·N^(3/2) over N substeps (X = 1.15 m; see
+        // support/agreement.ts), three times that as the bound.
+        const n = steps * world.substeps;
+        const bound = 3 * (F32_ROUNDOFF / 2) * 1.15 * n ** 1.5;
+        console.log(
+            `GPU shape matching: squashed, edges up to ${(100 * squashed).toFixed(1)}% off their rest lengths, ${(100 * strain(end)).toFixed(3)}% after 1 s; ` +
+                `centre of mass moved ${moved.toExponential(2)} m (bound ${bound.toExponential(1)})`,
+        );
+        // At 100 rad/s and damped at e^(−10 t), 1 s leaves the rest shape to 1% (nothing else would bring it back).
+        expect(squashed).toBeGreaterThan(0.3);
+        expect(strain(end)).toBeLessThan(0.01);
+        expect(moved).toBeLessThan(bound);
+    }, 120_000);
 
     test("what the GPU path lacks is refused by name: self-collision (a dynamic collider is accepted)", async () => {
         const { body } = clothBody(2);
