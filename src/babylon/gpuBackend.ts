@@ -12,7 +12,6 @@ import {
     measureCounts,
     readyToSleep,
     SoftBodyEventType,
-    strainLimitActive,
     type Collider,
     type EventQueue,
     type SoftBody,
@@ -47,9 +46,6 @@ const SUPPORT_HOLD_STEPS = 60;
 
 /** The feature named when a dynamic body rests on an impostor (see {@link GpuBackend}). */
 const SUPPORT_FEATURE = "dynamic bodies resting on soft bodies (same-step coupling)";
-
-/** The feature named when a cloth comes near its strain limit, which the GPU solver does not apply. */
-const STRAIN_FEATURE = "strain limiting (strainLimit; a cloth near its limit)";
 
 /** The feature named when two impostors may touch each other (contacts between soft bodies run on the CPU). */
 const CONTACT_FEATURE = "contacts between impostors (softContacts; two impostors within reach of each other)";
@@ -135,11 +131,6 @@ export class GpuBackend {
     private _supportHold = 0;
     /** Solvers of bodies that left the GPU, kept until the impulses of their last steps are handed on. */
     private readonly _retired: { solver: GpuSoftBodySolver; settled: boolean; addImpulses: (impulses: StepImpulses) => void }[] = [];
-    /**
-     * Impostors that came near their strain limit, with the steps left before they may go back to the GPU
-     * ({@link SUPPORT_HOLD_STEPS} after the last step near it, so that a cape does not go back and forth).
-     */
-    private readonly _straining = new Map<SoftImpostor, number>();
     /**
      * Impostors within reach of another impostor they may collide with, with the steps left before they may go back
      * to the GPU ({@link SUPPORT_HOLD_STEPS} after the last step in reach; see {@link _findNear}).
@@ -285,7 +276,6 @@ export class GpuBackend {
     /** Moves `impostor` back to the CPU world (its last read-back state) and releases its GPU buffers. */
     public remove(impostor: SoftImpostor): void {
         this._supporting.delete(impostor);
-        this._straining.delete(impostor);
         this._near.delete(impostor);
         const gpu = this._bodies.get(impostor);
         if (gpu) {
@@ -306,7 +296,6 @@ export class GpuBackend {
         }
         this._retired.length = 0;
         this._supporting.clear();
-        this._straining.clear();
         this._near.clear();
     }
 
@@ -322,20 +311,6 @@ export class GpuBackend {
         }
         if (this._supporting.has(impostor)) {
             return SUPPORT_FEATURE;
-        }
-        // Measured on the CPU after each step there, and after each read-back on the GPU: past the limit itself, where
-        // the CPU would have shortened edges (between halfway and the limit its sweep changes next to nothing).
-        const body = impostor.body;
-        if (strainLimitActive(body) && body.stats.maxEdgeRatio > body.strainLimit) {
-            this._straining.set(impostor, SUPPORT_HOLD_STEPS);
-        }
-        const straining = this._straining.get(impostor);
-        if (straining !== undefined) {
-            if (straining > 0) {
-                this._straining.set(impostor, straining - 1);
-                return STRAIN_FEATURE;
-            }
-            this._straining.delete(impostor);
         }
         if (this._near.has(impostor)) {
             return CONTACT_FEATURE;

@@ -174,12 +174,14 @@ export interface PassRecords {
     readonly tail: number;
     /** The end of the last pass and the velocities. */
     readonly last: number;
+    /** The end of the last pass after the strain limit (its tethers ran before it, with `head`) and the velocities. */
+    readonly settleLast: number;
 }
 
 /**
  * The `Dispatch` uniform records (see `substepParams.ts`), {@link UNIFORM_STRIDE} bytes apart: one per batch of
  * every set (its first record, its size, the set's index for its compliance, the multiplier index of the kernel's
- * record 0 for this set), then the particle pass's three modes. Written once: batches never change.
+ * record 0 for this set), then the particle pass's modes. Written once: batches never change.
  */
 export function packDispatches(constraints: ConstraintRecords): { records: Uint32Array; firstBatch: number[]; passRecord: PassRecords } {
     const words: number[][] = [];
@@ -191,12 +193,14 @@ export function packDispatches(constraints: ConstraintRecords): { records: Uint3
             words.push([gpuSet.firstRecord + gpuSet.starts[b], size, setIndex, gpuSet.firstLambda - gpuSet.firstRecord]);
         }
     });
-    const passRecord = { head: words.length, between: words.length + 1, last: words.length + 2, tail: words.length + 3 };
+    const first = words.length;
+    const passRecord = { head: first, between: first + 1, last: first + 2, tail: first + 3, settleLast: first + 4 };
     words.push(
         [PassMode.Head, 0, 0, 0],
         [PassMode.Tail | PassMode.Head, 0, 0, 0],
         [PassMode.Tail | PassMode.Velocity, 0, 0, 0],
         [PassMode.Tail, 0, 0, 0],
+        [PassMode.Settle | PassMode.Velocity, 0, 0, 0],
     );
     const records = new Uint32Array((words.length * UNIFORM_STRIDE) / 4);
     words.forEach((record, k) => records.set(record, (k * UNIFORM_STRIDE) / 4));

@@ -1,6 +1,6 @@
 import { AERODYNAMICS_WGSL } from "./aerodynamicsShader.js";
 import { ConstraintKernel } from "./bodyRecords.js";
-import { DIHEDRAL_BEND_WGSL, DISTANCE_WGSL, ISOMETRIC_BEND_WGSL, VOLUME_WGSL } from "./constraintShaders.js";
+import { DIHEDRAL_BEND_WGSL, DISTANCE_WGSL, ISOMETRIC_BEND_WGSL, STRAIN_LIMIT_WGSL, VOLUME_WGSL } from "./constraintShaders.js";
 import { DAMPING_WGSL } from "./dampingShader.js";
 import { FIGURES_WGSL } from "./figuresShader.js";
 import { PARTICLE_PASS_WGSL } from "./particlePassShader.js";
@@ -86,6 +86,8 @@ export interface SolverPipelines {
     readonly constraints: Readonly<Record<ConstraintKernel, GPUComputePipeline>>;
     /** Shape matching's fit, one workgroup before each pull (see `shapeMatchingShader.ts`). */
     readonly shapeMatchingFit: GPUComputePipeline;
+    /** One run of the strain limit's sweep (see `strainLimitPass.ts`). */
+    readonly strainLimit: GPUComputePipeline;
     readonly particlePass: GPUComputePipeline;
     readonly triangleForces: GPUComputePipeline;
     readonly gatherForces: GPUComputePipeline;
@@ -174,6 +176,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         figureReduce,
         shapeMatchingFit,
         shapeMatchingPull,
+        strainLimit,
     ] = await Promise.all([
         pipeline("predict", PREDICT_WGSL, "predict", "predict"),
         pipeline("predict", PREDICT_WGSL, "setInverseMasses", "inverse masses"),
@@ -192,6 +195,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("figures", FIGURES_WGSL, "reduce", "figure reduction"),
         pipeline("constraint", SHAPE_MATCHING_WGSL, "fit", "shape matching fit"),
         pipeline("constraint", SHAPE_MATCHING_WGSL, "apply", "shape matching pull"),
+        pipeline("constraint", STRAIN_LIMIT_WGSL, "main", "strain limit"),
     ]);
     return {
         layouts,
@@ -205,6 +209,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
             [ConstraintKernel.ShapeMatching]: shapeMatchingPull,
         },
         shapeMatchingFit,
+        strainLimit,
         particlePass,
         triangleForces,
         gatherForces,

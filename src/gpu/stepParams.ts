@@ -77,6 +77,7 @@ export class StepParams {
             f[o + W.t] = (s + 1) / substeps;
             f[o + W.dt] = dt;
             f[o + W.thickness] = body.thickness;
+            f[o + W.strainLimit] = body.strainLimit;
             f[o + W.invH2] = invH2;
             f[o + W.tetherSlack] = body.tethers.slack;
             f[o + W.dampingFactor] = 1 - Math.exp(-body.damping * dt);

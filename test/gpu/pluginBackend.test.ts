@@ -225,35 +225,38 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         expect(body.backend).toBe("webgpu");
     }, 120_000);
 
-    test("a cloth that swings past its strain limit runs on the CPU with one warning naming it, and goes back after", async () => {
-        const h = await scene();
-        const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
-        const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
-        const mesh = CreateGround("cloth", { width: 1, height: 1, subdivisions: 16 }, h.scene);
-        mesh.position.y = 1;
-        // Hung by two corners from horizontal: its first swing stretches it ×1.007 (measured), past a limit of ×1.002.
-        const hanging = new ClothImpostor(mesh, { mass: 0.2, allowSleep: false, pins: [0, 16], strainLimit: 1.002 }, xpbd);
-        await xpbd.whenBackendReadyAsync();
-        h.step();
-        expect(hanging.backend).toBe("webgpu");
-        let steps = 0;
-        while (hanging.backend === "webgpu" && steps < 60) {
-            h.step();
-            await xpbd.readGpuStateAsync();
-            steps++;
-        }
-        console.log(`a cloth past its strain limit on the GPU went to the CPU after ${steps} steps`);
-        expect(hanging.backend).toBe("cpu");
-        const warnings = warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("WebGPU backend"));
-        expect(warnings).toEqual([expect.stringContaining("strain limiting")]);
-        expect(xpbd.world.bodies).toContain(hanging.body);
-        // With the limit off it goes back to the GPU after 60 steps (not at once: a cape does not go back and forth).
-        hanging.body.strainLimit = 0;
-        h.step(59);
-        expect(hanging.backend).toBe("cpu");
-        h.step(2);
-        expect(hanging.backend).toBe("webgpu");
-    }, 120_000);
+    test("a cloth that swings past its strain limit stays on the GPU, limited there as on the CPU", async () => {
+        /** The peak max edge ratio of a cloth hung by two corners over its first 60 steps, on `backend`. */
+        const swing = async (backend: "cpu" | "webgpu", strainLimit: number): Promise<number> => {
+            const h = await scene();
+            const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
+            const xpbd = new XpbdPlugin(h.scene, { backend, gpuDevice: device() });
+            const mesh = CreateGround("cloth", { width: 1, height: 1, subdivisions: 16 }, h.scene);
+            mesh.position.y = 1;
+            const hanging = new ClothImpostor(mesh, { mass: 0.2, allowSleep: false, pins: [0, 16], strainLimit }, xpbd);
+            await xpbd.whenBackendReadyAsync();
+            let peak = 0;
+            for (let s = 0; s < 60; s++) {
+                h.step();
+                await xpbd.readGpuStateAsync();
+                expect(hanging.backend).toBe(backend);
+                peak = Math.max(peak, hanging.body.stats.maxEdgeRatio);
+            }
+            expect(warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("WebGPU backend"))).toEqual([]);
+            return peak;
+        };
+        const free = await swing("webgpu", 0);
+        const gpu = await swing("webgpu", 1.002);
+        const cpu = await swing("cpu", 1.002);
+        console.log(
+            `a cloth swinging past its strain limit (×1.002): peak ×${free.toFixed(6)} without it, ×${gpu.toFixed(6)} on the GPU, ×${cpu.toFixed(6)} on the CPU`,
+        );
+        // The limit takes a quarter of the peak stretch off (same-level edges share their corrections, and the figures
+        // that switch it on arrive a few steps late: it is not exact), and the GPU's takes off what the CPU's does, to a
+        // fifth of that (the GPU switches it on from figures read every 3 steps, the CPU from every step's).
+        expect(free - cpu).toBeGreaterThan(0.001);
+        expect(Math.abs(gpu - cpu)).toBeLessThan(0.2 * (free - cpu));
+    }, 180_000);
 
     test("two impostors apart run on the GPU with soft contacts on; one falling onto the other sends both to the CPU before they touch, where it is caught, and back once apart", async () => {
         const h = await scene();

@@ -127,6 +127,8 @@ export async function compareSolvers(device: GPUDevice, scene: Scene, steps: num
                 body.velocities.set(cpu.velocities);
                 body.pins.targetsStart.set(cpu.pins.targetsStart);
                 body.pins.targetsEnd.set(cpu.pins.targetsEnd);
+                // The figures the strain limit's switch reads (`strainLimitActive`), as a host hands them on.
+                body.stats.maxEdgeRatio = cpu.stats.maxEdgeRatio;
                 checker.writeState();
                 followColliders(cpuWorld, checker.world);
             }
