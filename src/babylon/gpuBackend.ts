@@ -321,10 +321,11 @@ export class GpuBackend {
     /**
      * Contacts between impostors run on the CPU (the world's `softContacts`), so two impostors that may touch must both
      * be there: each impostor's box is that of its particles (as last read back, for a GPU body) grown by its thickness
-     * and by how far it may move until its next read-back arrives ({@link _boundsMargin}: the steps its state is
-     * behind, as many again, and the read interval), and two impostors whose collision groups let them touch and whose
-     * boxes overlap go to the CPU, {@link SUPPORT_HOLD_STEPS} steps more after they last did (a ball bouncing on a
-     * cloth does not send it back and forth). Impostors apart from every other one stay on the GPU.
+     * and by how far it may move (its fastest speed and a fall from rest, {@link travel}) over the steps its state is
+     * behind (a GPU body's read-back lags) and two more, as the test runs again at every step. Two impostors whose
+     * collision groups let them touch and whose boxes overlap go to the CPU, {@link SUPPORT_HOLD_STEPS} steps more
+     * after they last did (a ball bouncing on a cloth does not send it back and forth). Impostors apart from every
+     * other one stay on the GPU.
      */
     private _findNear(impostors: readonly SoftImpostor[], dt: number): void {
         const near = this._near;
@@ -346,8 +347,11 @@ export class GpuBackend {
         for (let i = 0; i < count; i++) {
             const body = impostors[i].body;
             const gpu = this._bodies.get(impostors[i]);
+            // The state in the CPU arrays is `late` steps old (0 on the CPU), and this test runs again at the next step:
+            // the box must hold the body until then, and a step more for a state that arrives within it.
             const late = gpu ? gpu.solver.stepCount - gpu.stateStep : 0;
-            particleBox(body.positions, body.particleCount, body.thickness + this._boundsMargin(body, late, dt), boxes, i);
+            const reach = travel(body.velocities, this._world.gravity, (late + 2) * dt);
+            particleBox(body.positions, body.particleCount, body.thickness + reach, boxes, i);
         }
         for (let i = 0; i < count; i++) {
             for (let j = i + 1; j < count; j++) {
