@@ -24,8 +24,8 @@ import { WORKGROUP_SIZE } from "./predictShader.js";
 /**
  * One soft body simulated on a WebGPU device: the same substep loop as {@link XpbdWorld.step} (prediction with
  * gravity, external and aerodynamic forces, weight-1 pins on their moving targets; per pass tethers, the constraint
- * sets colour batch by colour batch, soft pins and collider contacts with friction; velocities and restitution;
- * deformation damping),
+ * sets colour batch by colour batch (shape matching included), in the last pass the strain limit, soft pins and
+ * collider contacts with friction; velocities and restitution; deformation damping),
  * in f32, in one command buffer per step. Inside a step nothing waits for the GPU: the step writes its uniforms and
  * collider poses, encodes every dispatch and submits. Positions come back only when asked ({@link readPositions}).
  *
