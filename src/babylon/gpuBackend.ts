@@ -11,13 +11,13 @@ import {
     measureCounts,
     readyToSleep,
     SoftBodyEventType,
-    strainLimitActive,
     type Collider,
     type EventQueue,
     type SoftBody,
     type StepStats,
     type XpbdWorld,
 } from "../core/index.js";
+import { overlaps, pairAllowed } from "../core/softContacts.js";
 import { GpuSoftBodySolver, unsupportedGpuFeature, type GpuFigures, type StepImpulses } from "../gpu/index.js";
 import { GpuDrawnMesh } from "./gpuDrawnMesh.js";
 import type { SoftImpostor } from "./softImpostor.js";
@@ -46,8 +46,8 @@ const SUPPORT_HOLD_STEPS = 60;
 /** The feature named when a dynamic body rests on an impostor (see {@link GpuBackend}). */
 const SUPPORT_FEATURE = "dynamic bodies resting on soft bodies (same-step coupling)";
 
-/** The feature named when a cloth comes near its strain limit, which the GPU solver does not apply. */
-const STRAIN_FEATURE = "strain limiting (strainLimit; a cloth near its limit)";
+/** The feature named when two impostors may touch each other (contacts between soft bodies run on the CPU). */
+const CONTACT_FEATURE = "contacts between impostors (softContacts; two impostors within reach of each other)";
 
 /**
  * Steps between two state read-backs of a body drawn from GPU buffers (10 a second at 60 Hz): they only feed the
@@ -73,6 +73,8 @@ interface GpuBody {
     drawn: GpuDrawnMesh | null;
     /** Steps submitted since the last read-back started. */
     stepsSinceRead: number;
+    /** The solver's step count of the state in the body's CPU arrays (the last read-back that arrived). */
+    stateStep: number;
     /** The figures read-back in flight, or null. */
     figures: Promise<void> | null;
     /** Steps submitted since the last figures read-back started. */
@@ -131,10 +133,12 @@ export class GpuBackend {
     /** Solvers of bodies that left the GPU, kept until the impulses of their last steps are handed on. */
     private readonly _retired: { solver: GpuSoftBodySolver; settled: boolean; addImpulses: (impulses: StepImpulses) => void }[] = [];
     /**
-     * Impostors that came near their strain limit, with the steps left before they may go back to the GPU
-     * ({@link SUPPORT_HOLD_STEPS} after the last step near it, so that a cape does not go back and forth).
+     * Impostors within reach of another impostor they may collide with, with the steps left before they may go back
+     * to the GPU ({@link SUPPORT_HOLD_STEPS} after the last step in reach; see {@link _findNear}).
      */
-    private readonly _straining = new Map<SoftImpostor, number>();
+    private readonly _near = new Map<SoftImpostor, number>();
+    /** Each impostor's box for {@link _findNear} (min xyz, max xyz), grown as impostors are added. */
+    private _boxes = new Float64Array(0);
     /** The length of the current step (s), for the support test. */
     private _dt = 0;
     /** State read-backs started so far (all bodies): a debugging figure, to see that drawing reads nothing back. */
@@ -194,9 +198,10 @@ export class GpuBackend {
                 this._supporting.clear();
             }
         }
+        this._findNear(impostors, dt);
         for (let i = 0; i < impostors.length; i++) {
             const impostor = impostors[i];
-            const missing = this._unsupported(impostor, impostors);
+            const missing = this._unsupported(impostor);
             const gpu = this._bodies.get(impostor);
             if (missing !== null) {
                 if (gpu) {
@@ -272,7 +277,7 @@ export class GpuBackend {
     /** Moves `impostor` back to the CPU world (its last read-back state) and releases its GPU buffers. */
     public remove(impostor: SoftImpostor): void {
         this._supporting.delete(impostor);
-        this._straining.delete(impostor);
+        this._near.delete(impostor);
         const gpu = this._bodies.get(impostor);
         if (gpu) {
             this._toCpu(impostor, gpu);
@@ -292,7 +297,7 @@ export class GpuBackend {
         }
         this._retired.length = 0;
         this._supporting.clear();
-        this._straining.clear();
+        this._near.clear();
     }
 
     /** The render mesh of `impostor` while it is drawn from GPU buffers, else null (for tests and tools). */
@@ -300,7 +305,7 @@ export class GpuBackend {
         return this._bodies.get(impostor)?.drawn ?? null;
     }
 
-    private _unsupported(impostor: SoftImpostor, impostors: readonly SoftImpostor[]): string | null {
+    private _unsupported(impostor: SoftImpostor): string | null {
         const own = impostor._gpuUnsupportedFeature();
         if (own !== null) {
             return own;
@@ -308,24 +313,55 @@ export class GpuBackend {
         if (this._supporting.has(impostor)) {
             return SUPPORT_FEATURE;
         }
-        // Measured on the CPU after each step there, and after each read-back on the GPU: past the limit itself, where
-        // the CPU would have shortened edges (between halfway and the limit its sweep changes next to nothing).
-        const body = impostor.body;
-        if (strainLimitActive(body) && body.stats.maxEdgeRatio > body.strainLimit) {
-            this._straining.set(impostor, SUPPORT_HOLD_STEPS);
-        }
-        const straining = this._straining.get(impostor);
-        if (straining !== undefined) {
-            if (straining > 0) {
-                this._straining.set(impostor, straining - 1);
-                return STRAIN_FEATURE;
-            }
-            this._straining.delete(impostor);
-        }
-        if (this._world.softContacts.enabled && impostors.length > 1) {
-            return "contacts between impostors (softContacts)";
+        if (this._near.has(impostor)) {
+            return CONTACT_FEATURE;
         }
         return unsupportedGpuFeature(impostor.body);
+    }
+
+    /**
+     * Contacts between impostors run on the CPU (the world's `softContacts`), so two impostors that may touch must both
+     * be there: each impostor's box is that of its particles (as last read back, for a GPU body) grown by its thickness
+     * and by how far it may move (its fastest speed and a fall from rest, {@link travel}) over the steps its state is
+     * behind (a GPU body's read-back lags) and two more, as the test runs again at every step. Two impostors whose
+     * collision groups let them touch and whose boxes overlap go to the CPU, {@link SUPPORT_HOLD_STEPS} steps more
+     * after they last did (a ball bouncing on a cloth does not send it back and forth). Impostors apart from every
+     * other one stay on the GPU.
+     */
+    private _findNear(impostors: readonly SoftImpostor[], dt: number): void {
+        const near = this._near;
+        for (const [impostor, steps] of near) {
+            if (steps <= 1) {
+                near.delete(impostor);
+            } else {
+                near.set(impostor, steps - 1);
+            }
+        }
+        const count = impostors.length;
+        if (!this._world.softContacts.enabled || count < 2) {
+            return;
+        }
+        if (this._boxes.length < 6 * count) {
+            this._boxes = new Float64Array(6 * count);
+        }
+        const boxes = this._boxes;
+        for (let i = 0; i < count; i++) {
+            const body = impostors[i].body;
+            const gpu = this._bodies.get(impostors[i]);
+            // The state in the CPU arrays is `late` steps old (0 on the CPU), and this test runs again at the next step:
+            // the box must hold the body until then, and a step more for a state that arrives within it.
+            const late = gpu ? gpu.solver.stepCount - gpu.stateStep : 0;
+            const reach = travel(body.velocities, this._world.gravity, (late + 2) * dt);
+            particleBox(body.positions, body.particleCount, body.thickness + reach, boxes, i);
+        }
+        for (let i = 0; i < count; i++) {
+            for (let j = i + 1; j < count; j++) {
+                if (pairAllowed(impostors[i].body, impostors[j].body) && overlaps(boxes, i, j)) {
+                    near.set(impostors[i], SUPPORT_HOLD_STEPS);
+                    near.set(impostors[j], SUPPORT_HOLD_STEPS);
+                }
+            }
+        }
     }
 
     private _toGpu(impostor: SoftImpostor, dt: number): void {
@@ -349,6 +385,7 @@ export class GpuBackend {
             addImpulses: (impulses) => this._addImpulses(impostor, impulses),
             drawn: this._draw(impostor, solver),
             stepsSinceRead: 0,
+            stateStep: 0,
             figures: null,
             stepsSinceFigures: 0,
             figuresStep: 0,
@@ -611,6 +648,7 @@ export class GpuBackend {
             () => {
                 gpu.reading = null;
                 if (this._bodies.get(impostor) === gpu) {
+                    gpu.stateStep = requested;
                     gpu.drawn?.refreshBounds(this._boundsMargin(body, gpu.solver.stepCount - requested, dt));
                     impostor._afterStep();
                 }
@@ -659,4 +697,22 @@ function travel(velocities: Float64Array, gravity: Float64Array, time: number): 
         fastest2 = Math.max(fastest2, velocities[i] ** 2 + velocities[i + 1] ** 2 + velocities[i + 2] ** 2);
     }
     return Math.sqrt(fastest2) * time + 0.5 * Math.hypot(gravity[0], gravity[1], gravity[2]) * time * time;
+}
+
+/**
+ * The box (min xyz, max xyz) of the first `count` particles of `positions`, grown by `margin` on every side, into
+ * `out` at slot `slot`. A NaN coordinate leaves the box as it would be without it.
+ */
+function particleBox(positions: Float64Array, count: number, margin: number, out: Float64Array, slot: number): void {
+    const o = 6 * slot;
+    for (let axis = 0; axis < 3; axis++) {
+        let min = Infinity;
+        let max = -Infinity;
+        for (let p = axis; p < 3 * count; p += 3) {
+            min = Math.min(min, positions[p]);
+            max = Math.max(max, positions[p]);
+        }
+        out[o + axis] = min - margin;
+        out[o + 3 + axis] = max + margin;
+    }
 }

@@ -199,7 +199,8 @@ export class SoftBodyImpostor extends SoftImpostor {
 
     /**
      * The render mesh's writer and tet binding, which the WebGPU backend can draw from GPU buffers; null without tets
-     * (the surface binding's bodies hold their shape by shape matching, which keeps them on the CPU). @internal
+     * (the surface binding's offsets along triangle frames have no GPU kernel: such a body, held in shape by shape
+     * matching, runs on the GPU and is drawn from read-backs). @internal
      */
     public override _gpuDrawableMesh(): GpuDrawable | null {
         return this.binding === null ? null : { sync: this._renderMesh, vertices: this.binding };

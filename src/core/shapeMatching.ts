@@ -26,9 +26,10 @@ export class ShapeMatching implements ConstraintSet {
     public readonly symmetric = false;
     /** Number of particles matched. */
     public readonly count: number;
-    /** Rest offsets `qᵢ` from the rest centre of mass, xyz per particle. */
-    private readonly _rest: Float64Array;
-    private readonly _masses: Float64Array;
+    /** Rest offsets `qᵢ` from the rest centre of mass (m), xyz per particle: fixed at construction. */
+    public readonly restOffsets: Float64Array;
+    /** Particle masses (kg) the fit weighs by: the body's, fixed. */
+    public readonly masses: Float64Array;
     private readonly _fit = new RotationFit();
     /** The correlation of the rest and current offsets, then the best-fit rotation (row-major 3×3). */
     private readonly _correlation = new Float64Array(9);
@@ -43,9 +44,9 @@ export class ShapeMatching implements ConstraintSet {
     public constructor(restPositions: Float64Array, masses: Float64Array, count: number, compliance: number) {
         this.count = count;
         this.compliance = compliance;
-        this._masses = masses;
+        this.masses = masses;
         this.lambdas = new Float64Array(3 * count);
-        this._rest = new Float64Array(3 * count);
+        this.restOffsets = new Float64Array(3 * count);
         let total = 0;
         const c = [0, 0, 0];
         for (let p = 0; p < count; p++) {
@@ -55,7 +56,7 @@ export class ShapeMatching implements ConstraintSet {
             }
         }
         for (let k = 0; k < 3 * count; k++) {
-            this._rest[k] = restPositions[k] - c[k % 3] / total;
+            this.restOffsets[k] = restPositions[k] - c[k % 3] / total;
         }
     }
 
@@ -67,8 +68,8 @@ export class ShapeMatching implements ConstraintSet {
     /** One projection: fit the rest shape to `x`, then pull every particle towards its goal. */
     public project(x: Float64Array, invMass: Float64Array, context: SubstepContext): void {
         const count = this.count;
-        const m = this._masses;
-        const q = this._rest;
+        const m = this.masses;
+        const q = this.restOffsets;
         let total = 0;
         let cx = 0;
         let cy = 0;

@@ -871,11 +871,12 @@ export function readyToSleep(body: SoftBody): boolean {
 }
 
 /** Whether the two bodies' collision groups let them touch (each one's membership in the other's mask). */
-function pairAllowed(a: SoftBody, b: SoftBody): boolean {
+export function pairAllowed(a: SoftBody, b: SoftBody): boolean {
     return (a.membership & b.collideWith) !== 0 && (b.membership & a.collideWith) !== 0;
 }
 
-function overlaps(bounds: Float64Array, i: number, j: number): boolean {
+/** Whether the boxes at slots `i` and `j` of `bounds` (min xyz, max xyz per slot) overlap, touching included. */
+export function overlaps(bounds: Float64Array, i: number, j: number): boolean {
     const a = 6 * i;
     const b = 6 * j;
     return (

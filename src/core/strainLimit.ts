@@ -29,8 +29,8 @@ export function strainLimitActive(body: SoftBody): boolean {
 export class StrainLimit {
     /** Level of each particle: edges to the nearest weight-1 pin, or −1 where none is reachable. */
     public readonly levels: Int32Array;
-    /** Stretch constraint indices, nearest level first; edges no pin reaches last. */
-    private readonly _order: Int32Array;
+    /** Stretch constraint indices in sweep order, nearest level first; edges no pin reaches last (see {@link rebuild}). */
+    public readonly order: Int32Array;
     private readonly _adjacencyStart: Int32Array;
     private readonly _adjacency: Int32Array;
     private readonly _queue: Int32Array;
@@ -44,7 +44,7 @@ export class StrainLimit {
         const edges = _stretch.indices;
         const count = _stretch.count;
         this.levels = new Int32Array(particleCount);
-        this._order = new Int32Array(count);
+        this.order = new Int32Array(count);
         this._queue = new Int32Array(particleCount);
         this._levelCounts = new Int32Array(particleCount + 2);
         this._adjacencyStart = new Int32Array(particleCount + 1);
@@ -98,7 +98,7 @@ export class StrainLimit {
             counts[level + 1] += counts[level];
         }
         for (let c = 0; c < count; c++) {
-            this._order[counts[this._edgeLevel(edges, c, n)]++] = c;
+            this.order[counts[this._edgeLevel(edges, c, n)]++] = c;
         }
     }
 
@@ -108,7 +108,7 @@ export class StrainLimit {
         const rest = this._stretch.restLengths;
         const levels = this.levels;
         const unreached = levels.length;
-        const order = this._order;
+        const order = this.order;
         for (let k = 0; k < order.length; k++) {
             const c = order[k];
             const pa = edges[2 * c];

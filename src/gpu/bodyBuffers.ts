@@ -92,6 +92,7 @@ export class BodyBuffers {
             [ConstraintKernel.IsometricBend]: storage(constraints.records[ConstraintKernel.IsometricBend], "isometric bend records"),
             [ConstraintKernel.DihedralBend]: storage(constraints.records[ConstraintKernel.DihedralBend], "dihedral bend records"),
             [ConstraintKernel.Volume]: storage(constraints.records[ConstraintKernel.Volume], "volume records"),
+            [ConstraintKernel.ShapeMatching]: storage(constraints.records[ConstraintKernel.ShapeMatching], "shape matching records"),
         };
         this.dispatches = createBuffer(_device, dispatchRecords, UNIFORM | COPY_DST, "dispatch records");
     }
@@ -134,7 +135,13 @@ export class BodyBuffers {
                 layout,
                 entries: buffers.map((b, binding) => ({ binding, resource: "buffer" in b ? b : { buffer: b } })),
             });
-        const kernels = [ConstraintKernel.Distance, ConstraintKernel.IsometricBend, ConstraintKernel.DihedralBend, ConstraintKernel.Volume];
+        const kernels = [
+            ConstraintKernel.Distance,
+            ConstraintKernel.IsometricBend,
+            ConstraintKernel.DihedralBend,
+            ConstraintKernel.Volume,
+            ConstraintKernel.ShapeMatching,
+        ];
         return {
             predict: group(layouts.predict, [
                 p,

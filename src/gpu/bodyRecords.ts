@@ -2,12 +2,14 @@ import {
     BendConstraints,
     DistanceConstraints,
     IsometricBendConstraints,
+    ShapeMatching,
     TETHER_ANCHORS,
     VolumeConstraints,
     type ConstraintSet,
     type SoftBody,
 } from "../core/index.js";
 import { colourBatches } from "./colourBatches.js";
+import { shapeMatchingLambdaWords } from "./shapeMatchingShader.js";
 import { PassMode, UNIFORM_STRIDE } from "./substepParams.js";
 
 /** The GPU kernel that projects a constraint set. */
@@ -16,6 +18,8 @@ export enum ConstraintKernel {
     IsometricBend = 1,
     DihedralBend = 2,
     Volume = 3,
+    /** Two dispatches per projection: the fit, then the pull (see `shapeMatchingShader.ts`). */
+    ShapeMatching = 4,
 }
 
 /** One of the body's constraint sets as the GPU holds it. */
@@ -38,6 +42,7 @@ export const RECORD_WORDS: Readonly<Record<ConstraintKernel, number>> = {
     [ConstraintKernel.IsometricBend]: 12,
     [ConstraintKernel.DihedralBend]: 8,
     [ConstraintKernel.Volume]: 8,
+    [ConstraintKernel.ShapeMatching]: 4,
 };
 
 /** The kernel of a core constraint set, or null when the GPU has none for its kind. */
@@ -54,11 +59,14 @@ export function kernelOf(set: ConstraintSet): ConstraintKernel | null {
     if (set instanceof VolumeConstraints) {
         return ConstraintKernel.Volume;
     }
+    if (set instanceof ShapeMatching) {
+        return ConstraintKernel.ShapeMatching;
+    }
     return null;
 }
 
-/** Particle indices per constraint of each kernel. */
-const ARITY: Readonly<Record<ConstraintKernel, number>> = {
+/** Particle indices per constraint of each kernel of indexed constraints. */
+const ARITY: Readonly<Record<Exclude<ConstraintKernel, ConstraintKernel.ShapeMatching>, number>> = {
     [ConstraintKernel.Distance]: 2,
     [ConstraintKernel.IsometricBend]: 4,
     [ConstraintKernel.DihedralBend]: 4,
@@ -83,29 +91,27 @@ export interface ConstraintRecords {
 
 /** Packs the body's constraint sets; throws naming a set whose kind the GPU cannot project. */
 export function packConstraints(body: SoftBody): ConstraintRecords {
-    if (body.constraintSets.length > 4) {
+    if (body.constraintSets.length > 5) {
         throw new Error(
-            `the WebGPU solver holds 4 constraint sets per body (a vec4 of compliances), the body has ${body.constraintSets.length}`,
+            `the WebGPU solver holds 5 constraint sets per body (compliances in Params.alpha and alpha4), the body has ${body.constraintSets.length}`,
         );
     }
     const sets: GpuConstraintSet[] = [];
-    const counts = [0, 0, 0, 0];
+    const counts = [0, 0, 0, 0, 0];
     let lambdas = 0;
     for (const set of body.constraintSets) {
         const kernel = kernelOf(set);
         if (kernel === null) {
             throw new Error(`the WebGPU solver has no kernel for ${set.getClassName()}`);
         }
-        const indices = (set as DistanceConstraints | BendConstraints | IsometricBendConstraints | VolumeConstraints).indices;
-        sets.push({
-            set,
-            kernel,
-            firstRecord: counts[kernel],
-            firstLambda: lambdas,
-            starts: colourBatches(indices, ARITY[kernel], body.particleCount),
-        });
+        // Shape matching is one fit and one pull per particle: a single batch.
+        const starts =
+            kernel === ConstraintKernel.ShapeMatching
+                ? Int32Array.of(0, set.count)
+                : colourBatches((set as DistanceConstraints | BendConstraints | IsometricBendConstraints | VolumeConstraints).indices, ARITY[kernel], body.particleCount);
+        sets.push({ set, kernel, firstRecord: counts[kernel], firstLambda: lambdas, starts });
         counts[kernel] += set.count;
-        lambdas += set.count;
+        lambdas += kernel === ConstraintKernel.ShapeMatching ? shapeMatchingLambdaWords(set.count) : set.count;
     }
     const buffers = counts.map((count, kernel) => new ArrayBuffer(Math.max(count, 1) * RECORD_WORDS[kernel as ConstraintKernel] * 4));
     for (const gpuSet of sets) {
@@ -118,6 +124,7 @@ export function packConstraints(body: SoftBody): ConstraintRecords {
             [ConstraintKernel.IsometricBend]: buffers[1],
             [ConstraintKernel.DihedralBend]: buffers[2],
             [ConstraintKernel.Volume]: buffers[3],
+            [ConstraintKernel.ShapeMatching]: buffers[4],
         },
         pinLambdaBase: lambdas,
         lambdaCount: lambdas + body.particleCount,
@@ -131,6 +138,11 @@ function writeRecords(gpuSet: GpuConstraintSet, buffer: ArrayBuffer): void {
     const set = gpuSet.set;
     for (let c = 0; c < set.count; c++) {
         const o = (gpuSet.firstRecord + c) * words;
+        if (set instanceof ShapeMatching) {
+            f.set(set.restOffsets.subarray(3 * c, 3 * c + 3), o);
+            f[o + 3] = set.masses[c];
+            continue;
+        }
         if (set instanceof DistanceConstraints) {
             u[o] = set.indices[2 * c];
             u[o + 1] = set.indices[2 * c + 1];
@@ -162,12 +174,14 @@ export interface PassRecords {
     readonly tail: number;
     /** The end of the last pass and the velocities. */
     readonly last: number;
+    /** The end of the last pass after the strain limit (its tethers ran before it, with `head`) and the velocities. */
+    readonly settleLast: number;
 }
 
 /**
  * The `Dispatch` uniform records (see `substepParams.ts`), {@link UNIFORM_STRIDE} bytes apart: one per batch of
  * every set (its first record, its size, the set's index for its compliance, the multiplier index of the kernel's
- * record 0 for this set), then the particle pass's three modes. Written once: batches never change.
+ * record 0 for this set), then the particle pass's modes. Written once: batches never change.
  */
 export function packDispatches(constraints: ConstraintRecords): { records: Uint32Array; firstBatch: number[]; passRecord: PassRecords } {
     const words: number[][] = [];
@@ -179,12 +193,14 @@ export function packDispatches(constraints: ConstraintRecords): { records: Uint3
             words.push([gpuSet.firstRecord + gpuSet.starts[b], size, setIndex, gpuSet.firstLambda - gpuSet.firstRecord]);
         }
     });
-    const passRecord = { head: words.length, between: words.length + 1, last: words.length + 2, tail: words.length + 3 };
+    const first = words.length;
+    const passRecord = { head: first, between: first + 1, last: first + 2, tail: first + 3, settleLast: first + 4 };
     words.push(
         [PassMode.Head, 0, 0, 0],
         [PassMode.Tail | PassMode.Head, 0, 0, 0],
         [PassMode.Tail | PassMode.Velocity, 0, 0, 0],
         [PassMode.Tail, 0, 0, 0],
+        [PassMode.Settle | PassMode.Velocity, 0, 0, 0],
     );
     const records = new Uint32Array((words.length * UNIFORM_STRIDE) / 4);
     words.forEach((record, k) => records.set(record, (k * UNIFORM_STRIDE) / 4));

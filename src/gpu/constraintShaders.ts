@@ -196,3 +196,38 @@ struct Record {
     pos[r.particles.z] = vec4<f32>(pc.xyz + pc.w * dLambda * gc, pc.w);
     pos[r.particles.w] = vec4<f32>(pd.xyz + pd.w * dLambda * gd, pd.w);`,
 );
+
+/**
+ * Strain limiting, as `StrainLimit.project`: an edge longer than `P.strainLimit` × its rest length is shortened to it,
+ * moving only its far end from the pins (`side` 1: i stays, 2: j stays) or both by their inverse masses (0). No
+ * multiplier: a plain projection. The records are the stretch edges in the core's sweep order (see
+ * `strainLimitPass.ts`).
+ */
+export const STRAIN_LIMIT_WGSL = constraintModule(
+    /* wgsl */ `
+struct Record {
+    i: u32,
+    j: u32,
+    rest: f32,
+    side: u32,
+}`,
+    /* wgsl */ `
+    let pa = pos[r.i];
+    let pb = pos[r.j];
+    let d = pb.xyz - pa.xyz;
+    let length2 = d.x * d.x + d.y * d.y + d.z * d.z;
+    let limit = P.strainLimit * r.rest;
+    if (length2 <= limit * limit) {
+        return;
+    }
+    let wa = select(pa.w, 0.0, r.side == 1u);
+    let wb = select(pb.w, 0.0, r.side == 2u);
+    let weights = wa + wb;
+    if (weights == 0.0) {
+        return;
+    }
+    let length = sqrt(length2);
+    let scale = (length - limit) / (length * weights);
+    pos[r.i] = vec4<f32>(pa.xyz + wa * scale * d, pa.w);
+    pos[r.j] = vec4<f32>(pb.xyz - wb * scale * d, pb.w);`,
+);

@@ -1,11 +1,12 @@
 import { AERODYNAMICS_WGSL } from "./aerodynamicsShader.js";
 import { ConstraintKernel } from "./bodyRecords.js";
-import { DIHEDRAL_BEND_WGSL, DISTANCE_WGSL, ISOMETRIC_BEND_WGSL, VOLUME_WGSL } from "./constraintShaders.js";
+import { DIHEDRAL_BEND_WGSL, DISTANCE_WGSL, ISOMETRIC_BEND_WGSL, STRAIN_LIMIT_WGSL, VOLUME_WGSL } from "./constraintShaders.js";
 import { DAMPING_WGSL } from "./dampingShader.js";
 import { FIGURES_WGSL } from "./figuresShader.js";
 import { PARTICLE_PASS_WGSL } from "./particlePassShader.js";
 import { PREDICT_WGSL } from "./predictShader.js";
 import { RENDER_MESH_WGSL } from "./renderMeshShader.js";
+import { SHAPE_MATCHING_WGSL } from "./shapeMatchingShader.js";
 
 /** WebGPU's `GPUShaderStage.COMPUTE` (the spec's value; the global may not exist outside a browser). */
 const COMPUTE_STAGE = 4;
@@ -82,7 +83,12 @@ export interface SolverPipelines {
     readonly layouts: Readonly<Record<LayoutName, GPUBindGroupLayout>>;
     readonly predict: GPUComputePipeline;
     readonly setInverseMasses: GPUComputePipeline;
+    /** Each kernel's projection (shape matching's pull, after {@link shapeMatchingFit}). */
     readonly constraints: Readonly<Record<ConstraintKernel, GPUComputePipeline>>;
+    /** Shape matching's fit, one workgroup before each pull (see `shapeMatchingShader.ts`). */
+    readonly shapeMatchingFit: GPUComputePipeline;
+    /** One run of the strain limit's sweep (see `strainLimitPass.ts`). */
+    readonly strainLimit: GPUComputePipeline;
     readonly particlePass: GPUComputePipeline;
     readonly triangleForces: GPUComputePipeline;
     readonly gatherForces: GPUComputePipeline;
@@ -169,6 +175,9 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         renderNormals,
         figureResiduals,
         figureReduce,
+        shapeMatchingFit,
+        shapeMatchingPull,
+        strainLimit,
     ] = await Promise.all([
         pipeline("predict", PREDICT_WGSL, "predict", "predict"),
         pipeline("predict", PREDICT_WGSL, "setInverseMasses", "inverse masses"),
@@ -185,6 +194,9 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("render", RENDER_MESH_WGSL, "normals", "render normals"),
         pipeline("figures", FIGURES_WGSL, "residuals", "figure residuals"),
         pipeline("figures", FIGURES_WGSL, "reduce", "figure reduction"),
+        pipeline("constraint", SHAPE_MATCHING_WGSL, "fit", "shape matching fit"),
+        pipeline("constraint", SHAPE_MATCHING_WGSL, "apply", "shape matching pull"),
+        pipeline("constraint", STRAIN_LIMIT_WGSL, "main", "strain limit"),
     ]);
     return {
         layouts,
@@ -195,7 +207,10 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
             [ConstraintKernel.IsometricBend]: isometric,
             [ConstraintKernel.DihedralBend]: dihedral,
             [ConstraintKernel.Volume]: volume,
+            [ConstraintKernel.ShapeMatching]: shapeMatchingPull,
         },
+        shapeMatchingFit,
+        strainLimit,
         particlePass,
         triangleForces,
         gatherForces,

@@ -1,5 +1,6 @@
-import type { SoftBody, XpbdWorld } from "../core/index.js";
+import { strainLimitActive, type SoftBody, type XpbdWorld } from "../core/index.js";
 import {
+    ConstraintKernel,
     packConstraints,
     packDispatches,
     packPins,
@@ -15,6 +16,7 @@ import { compiledSolverPipelines, solverPipelines, type SolverPipelines } from "
 import { BodyBuffers, COPY_DST, MAP_READ, STORAGE, createBuffer, type BindGroups } from "./bodyBuffers.js";
 import { StepParams } from "./stepParams.js";
 import { StepTimer } from "./stepTimer.js";
+import { StrainLimitPass } from "./strainLimitPass.js";
 import { UNIFORM_STRIDE } from "./substepParams.js";
 import { POSE_VEC4S } from "./particlePassShader.js";
 import { WORKGROUP_SIZE } from "./predictShader.js";
@@ -23,8 +25,8 @@ import { ValidState } from "./validState.js";
 /**
  * One soft body simulated on a WebGPU device: the same substep loop as {@link XpbdWorld.step} (prediction with
  * gravity, external and aerodynamic forces, weight-1 pins on their moving targets; per pass tethers, the constraint
- * sets colour batch by colour batch, soft pins and collider contacts with friction; velocities and restitution;
- * deformation damping),
+ * sets colour batch by colour batch (shape matching included), in the last pass the strain limit, soft pins and
+ * collider contacts with friction; velocities and restitution; deformation damping),
  * in f32, in one command buffer per step. Inside a step nothing waits for the GPU: the step writes its uniforms and
  * collider poses, encodes every dispatch and submits. Positions come back only when asked ({@link readPositions}).
  *
@@ -74,6 +76,10 @@ export class GpuSoftBodySolver {
     private readonly _impulses: ColliderImpulses;
     private readonly _figures: BodyFigures;
     private readonly _validState: ValidState;
+    /** The strain limit's sweep, for a body with a strain limiter; null without one. */
+    private readonly _strain: StrainLimitPass | null;
+    /** Whether the strain limit acts in the step being encoded (`strainLimitActive`, from the body's last figures). */
+    private _straining = false;
 
     private constructor(
         /** The device the body lives on. */
@@ -100,8 +106,9 @@ export class GpuSoftBodySolver {
         this._buffers.reserveImpulseWords(this._colliders.dynamicColliders.length * ACCUMULATOR_WORDS);
         this._colliderBufferRecords = this._colliders;
         this._colliderBuffer = this._createColliderBuffer(world.substeps);
-        this._groups = this._createGroups();
+        this._strain = body._strainLimiter === null ? null : new StrainLimitPass(device, body._strainLimiter);
         this._uploadPins();
+        this._groups = this._createGroups();
     }
 
     /**
@@ -168,6 +175,7 @@ export class GpuSoftBodySolver {
         if (body.pins.dirty) {
             body._rebuildPins();
             this._uploadPins();
+            this._groups = this._createGroups();
         }
         const missing = unsupportedGpuFeature(body);
         if (missing !== null) {
@@ -196,6 +204,8 @@ export class GpuSoftBodySolver {
             this._groups = this._createGroups();
         }
         this._writePinTargets();
+        // As `XpbdWorld`: from the body's figures of the last step (the host's read-back of the GPU's figures).
+        this._straining = this._strain !== null && strainLimitActive(body);
 
         const encoder = device.createCommandEncoder({ label: "xpbd step" });
         const pass = encoder.beginComputePass({ label: "xpbd step", timestampWrites: this._timer.timestampWrites });
@@ -363,6 +373,7 @@ export class GpuSoftBodySolver {
         this._impulses.dispose();
         this._figures.dispose();
         this._validState.dispose();
+        this._strain?.dispose();
     }
 
     /** Encodes one step: forces, then per substep prediction, passes and velocities, then damping. */
@@ -401,7 +412,16 @@ export class GpuSoftBodySolver {
             }
             for (let k = 0; k < passes; k++) {
                 this._encodeSets(pass, params, (k & 1) === 1);
-                this._particlePass(pass, params, k + 1 < passes ? between : this._passRecord.last);
+                if (k + 1 < passes) {
+                    this._particlePass(pass, params, between);
+                } else if (this._straining) {
+                    // As `XpbdWorld._pass`: tethers, the strain limit, then soft pins and contacts, which have the final say.
+                    this._particlePass(pass, params, this._passRecord.head);
+                    this._strain!.encode(pass, p, params, this._offsets);
+                    this._particlePass(pass, params, this._passRecord.settleLast);
+                } else {
+                    this._particlePass(pass, params, this._passRecord.last);
+                }
             }
         }
         if (this.body.damping > 0) {
@@ -420,6 +440,12 @@ export class GpuSoftBodySolver {
             const gpuSet = sets[k];
             if (!gpuSet.set.enabled || gpuSet.set.count === 0) {
                 continue;
+            }
+            if (gpuSet.kernel === ConstraintKernel.ShapeMatching) {
+                // The fit (one workgroup), then the pull: one batch.
+                this._bind(pass, this._groups.constraint[gpuSet.kernel], params, this._firstBatch[k] * UNIFORM_STRIDE);
+                pass.setPipeline(this._pipelines.shapeMatchingFit);
+                pass.dispatchWorkgroups(1);
             }
             pass.setPipeline(this._pipelines.constraints[gpuSet.kernel]);
             const batches = gpuSet.starts.length - 1;
@@ -457,6 +483,8 @@ export class GpuSoftBodySolver {
         this._pinCompliances = packed.compliances;
         this._pinData = new Float32Array(Math.max(packed.slots.length, 1) * 8);
         this._inverseMassesDirty = true;
+        // The levels from the pins decide the sweep's order and which end of an edge stays.
+        this._strain?.upload(this.body);
     }
 
     /** Uploads each pin's targets at the start and the end of the step. */
@@ -492,6 +520,7 @@ export class GpuSoftBodySolver {
     }
 
     private _createGroups(): BindGroups {
+        this._strain?.bind(this._pipelines.layouts, this._params.buffer, this._buffers.positions, this._buffers.lambdas);
         return this._buffers.bindGroups(this._pipelines.layouts, this._params.buffer, this._colliderBuffer);
     }
 

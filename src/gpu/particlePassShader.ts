@@ -211,8 +211,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     var p = pos[k];
     if (p.w != 0.0) {
         var x = p.xyz;
-        if ((mode & ${PassMode.Tail}u) != 0u) {
-            if (P.tethers != 0u) {
+        if ((mode & (${PassMode.Tail}u | ${PassMode.Settle}u)) != 0u) {
+            if ((mode & ${PassMode.Tail}u) != 0u && P.tethers != 0u) {
                 x = projectTethers(k, x);
             }
             x = projectSoftPin(k, x, p.w);

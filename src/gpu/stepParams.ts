@@ -22,7 +22,10 @@ export class StepParams {
     /** The records as written, seen as floats and as unsigned integers. */
     private _floats = new Float32Array(UNIFORM_STRIDE / 4);
     private _words = new Uint32Array(this._floats.buffer);
-    private readonly _alpha = new Float32Array(4);
+    /** Compliance / h² of each constraint set: the first four go to `Params.alpha`, a fifth to `Params.alpha4`. */
+    private readonly _alpha = new Float32Array(5);
+    /** The first four of {@link _alpha} (a view made once: the step allocates nothing). */
+    private readonly _alphaVec4 = this._alpha.subarray(0, 4);
 
     public constructor(private readonly _device: GPUDevice) {
         this.buffer = this._create(1);
@@ -68,11 +71,13 @@ export class StepParams {
             }
             f[o + W.h] = h;
             f[o + W.airFactor] = this.aerodynamics ? world.airDensity / 12 : 0;
-            f.set(alpha, o + W.alpha);
+            f.set(this._alphaVec4, o + W.alpha);
+            f[o + W.alpha4] = alpha[4];
             f[o + W.invH] = 1 / h;
             f[o + W.t] = (s + 1) / substeps;
             f[o + W.dt] = dt;
             f[o + W.thickness] = body.thickness;
+            f[o + W.strainLimit] = body.strainLimit;
             f[o + W.invH2] = invH2;
             f[o + W.tetherSlack] = body.tethers.slack;
             f[o + W.dampingFactor] = 1 - Math.exp(-body.damping * dt);

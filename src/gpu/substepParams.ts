@@ -31,8 +31,8 @@ struct Params {
     dampingFactor: f32,     // 1 − exp(−damping · dt)
     dragCoefficient: f32,
     liftCoefficient: f32,
-    pad0: f32,
-    pad1: f32,
+    alpha4: f32,            // compliance / h² of a fifth set (shape matching)
+    strainLimit: f32,       // the body's strain limit (edge ratio), read by the strain-limit pass
     pad2: f32,
     particleCount: u32,
     lambdaCount: u32,
@@ -68,6 +68,8 @@ export const ParamsWords = {
     dampingFactor: 18,
     dragCoefficient: 19,
     liftCoefficient: 20,
+    alpha4: 21,
+    strainLimit: 22,
     particleCount: 24,
     lambdaCount: 25,
     triangleCount: 26,
@@ -86,4 +88,6 @@ export const PassMode = {
     Head: 2,
     /** The end of the substep: velocities from the positions. */
     Velocity: 4,
+    /** The end of a solver pass without its tethers (run before the strain limit): soft pins and contacts. */
+    Settle: 8,
 } as const;

@@ -1,4 +1,6 @@
 import { Collider, ColliderMotion } from "../../src/core/collider";
+import { SoftBody } from "../../src/core/softBody";
+import { createClothGrid } from "../../src/meshing/clothGrid";
 import { clothBody, tetBlock } from "../support/coreScenes";
 import { compareSolvers, expectAgreement, type Scene } from "./support/agreement";
 import { describeGpu } from "./support/gpuDevice";
@@ -106,5 +108,68 @@ describeGpu("WebGPU solver features against the CPU solver", (device) => {
             colliders: () => [new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }], { friction: 0.3 })],
         };
         expectAgreement("spinning compliant jelly", await compareSolvers(device(), scene, 40, [5, 20, 39]));
+    }, 300_000);
+
+    test("shape matching: a jelly of soft tets thrown spinning against the ground, held in shape by shape matching", async () => {
+        const scene: Scene = {
+            body: () => {
+                const body = tetBlock([0.3, 0.3, 0.3], [0, 0.3, 0], {
+                    allowSleep: false,
+                    // Tets too soft to hold the shape (ω = 1/√α = 3 rad/s): shape matching (100 rad/s) holds it.
+                    stretchCompliance: 0.1,
+                    volumeCompliance: 0.1,
+                    shapeMatchingCompliance: 1e-4,
+                    resolution: 3,
+                });
+                body.setLinearVelocity(1, -1, 0);
+                for (let p = 0; p < body.particleCount; p++) {
+                    body.velocities[3 * p] -= 4 * (body.positions[3 * p + 1] - 0.3);
+                    body.velocities[3 * p + 1] += 4 * body.positions[3 * p];
+                }
+                return body;
+            },
+            colliders: () => [new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }], { friction: 0.3 })],
+        };
+        expectAgreement("shape-matched jelly", await compareSolvers(device(), scene, 40, [1, 20, 39]));
+    }, 300_000);
+
+    test("strain limiting: a cape on a pin carried round a circle at up to 10 m/s, limited to ×1.02", async () => {
+        // The core's fast-pin cape (test/core/strainLimit.test.ts), smaller and slower: its top row carried round a
+        // circle of radius 1 m, the angular speed ramping to 10 rad/s over 40 steps; the air's drag loads the whole cape,
+        // so edges at every level from the pins come past the limit.
+        const grid = createClothGrid({ width: 0.4, height: 0.6, segmentsX: 6, segmentsY: 10 });
+        const t = grid.topology;
+        const pinTargets = (body: SoftBody, step: number): void => {
+            const angle = step < 1 ? 0 : (10 * (Math.min(step, 40) ** 2 / 80 + Math.max(0, step - 40))) / 60;
+            const [cx, cz, tx, tz] = [Math.cos(angle), Math.sin(angle), -Math.sin(angle), Math.cos(angle)];
+            for (let i = 0; i < grid.columns; i++) {
+                body.setPinTarget(i, cx + tx * t.positions[3 * i], 2, cz + tz * t.positions[3 * i]);
+            }
+        };
+        const scene: Scene = {
+            body: () => {
+                const placed = new Float64Array(t.positions.length);
+                for (let p = 0; p < placed.length / 3; p++) {
+                    placed[3 * p] = 1;
+                    placed[3 * p + 1] = t.positions[3 * p + 1] + 1.7;
+                    placed[3 * p + 2] = t.positions[3 * p];
+                }
+                const body = new SoftBody(
+                    { positions: placed, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass: 0.1 },
+                    { allowSleep: false, strainLimit: 1.02 },
+                );
+                for (let i = 0; i < grid.columns; i++) {
+                    body.setPinWeight(i, 1);
+                }
+                return body;
+            },
+            colliders: () => [],
+            // The limit acts in every step (as after a step past halfway to it): both solvers read the same figure.
+            beforeStep: (body, step) => {
+                pinTargets(body, step);
+                body.stats.maxEdgeRatio = 2;
+            },
+        };
+        expectAgreement("strain-limited cape", await compareSolvers(device(), scene, 60, [1, 30, 59]));
     }, 300_000);
 });

@@ -1,7 +1,11 @@
+import { ShapeMatching } from "../../src/core/shapeMatching";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
 import { Collider, ColliderMotion } from "../../src/core/collider";
 import { GpuSoftBodySolver } from "../../src/gpu/gpuSoftBodySolver";
-import { clothBody } from "../support/coreScenes";
+import { createClothGrid } from "../../src/meshing/clothGrid";
+import { SoftBody } from "../../src/core/softBody";
+import type { SoftBodyOptions } from "../../src/core/softBodyOptions";
+import { clothBody, tetBlock } from "../support/coreScenes";
 import { F32_ROUNDOFF } from "./support/agreement";
 import { describeGpu } from "./support/gpuDevice";
 
@@ -83,6 +87,118 @@ describeGpu("WebGPU solver physics", (device) => {
         expect(atRest).toBeLessThanOrEqual(1.02);
         expect(bottom).toBeLessThan(0.1);
         expect(bottom).toBeGreaterThan(-0.05);
+    }, 300_000);
+
+    test("shape matching alone: a squashed jelly springs back to its rest shape, its centre of mass unmoved", async () => {
+        // Shape matching alone (ω = 1/√α = 100 rad/s): the tets' edges and volumes are switched off. No gravity, no air.
+        const body = tetBlock([0.3, 0.3, 0.3], [0, 1, 0], {
+            allowSleep: false,
+            shapeMatchingCompliance: 1e-4,
+            // Damping of deformation (e^(−10 t)): the spring-back rings down within the second.
+            damping: 10,
+            resolution: 3,
+        });
+        for (const set of body.constraintSets) {
+            set.enabled = set instanceof ShapeMatching;
+        }
+        // Squashed to half its height about its centre, at rest.
+        for (const array of [body.positions, body.previousPositions]) {
+            for (let i = 1; i < array.length; i += 3) {
+                array[i] = 1 + 0.5 * (array[i] - 1);
+            }
+        }
+        const world = new XpbdWorld({ gravity: [0, 0, 0], airDensity: 0 });
+        const solver = await GpuSoftBodySolver.create(device(), body, world);
+        const centre = (positions: ArrayLike<number>): number[] => {
+            const c = [0, 0, 0];
+            let mass = 0;
+            for (let p = 0; p < body.particleCount; p++) {
+                for (let axis = 0; axis < 3; axis++) {
+                    c[axis] += positions[3 * p + axis] * body.masses[p];
+                }
+                mass += body.masses[p];
+            }
+            return c.map((v) => v / mass);
+        };
+        /** The largest |length / rest − 1| over the tet edges: rotation-free, 0 at the rest shape. */
+        const strain = (positions: ArrayLike<number>): number => {
+            const { indices, restLengths, count } = body.stretch;
+            let worst = 0;
+            for (let c = 0; c < count; c++) {
+                const a = 3 * indices[2 * c];
+                const b = 3 * indices[2 * c + 1];
+                const length = Math.hypot(positions[b] - positions[a], positions[b + 1] - positions[a + 1], positions[b + 2] - positions[a + 2]);
+                worst = Math.max(worst, Math.abs(length / restLengths[c] - 1));
+            }
+            return worst;
+        };
+        const start = centre(await solver.readPositions());
+        const squashed = strain(await solver.readPositions());
+        const steps = 60;
+        for (let s = 0; s < steps; s++) {
+            solver.step(1 / 60);
+        }
+        const end = await solver.readPositions();
+        solver.dispose();
+        const moved = Math.max(...centre(end).map((v, axis) => Math.abs(v - start[axis])));
+        // The pulls sum to zero momentum (equal pull per unit of mass towards goals fitted about the centre of mass),
+        // so the centre moves only by f32 rounding: a random walk of (u·X/2)·N^(3/2) over N substeps (X = 1.15 m; see
+        // support/agreement.ts), three times that as the bound.
+        const n = steps * world.substeps;
+        const bound = 3 * (F32_ROUNDOFF / 2) * 1.15 * n ** 1.5;
+        console.log(
+            `GPU shape matching: squashed, edges up to ${(100 * squashed).toFixed(1)}% off their rest lengths, ${(100 * strain(end)).toFixed(3)}% after 1 s; ` +
+                `centre of mass moved ${moved.toExponential(2)} m (bound ${bound.toExponential(1)})`,
+        );
+        // At 100 rad/s and damped at e^(−10 t), 1 s leaves the rest shape to 1% (nothing else would bring it back).
+        expect(squashed).toBeGreaterThan(0.3);
+        expect(strain(end)).toBeLessThan(0.01);
+        expect(moved).toBeLessThan(bound);
+    }, 120_000);
+
+    test("strain limiting: a cape on a pin whirling at 10 m/s stays within ×1.10 with a limit of ×1.08 on the GPU (far past ×1.2 without)", async () => {
+        // The core's fast-pin cape (test/core/strainLimit.test.ts): 0.6 × 1 m, 0.3 kg, 12 × 20 quads, its top row on a
+        // circle of radius 1.6 m whose angular speed ramps to 6 rad/s in 1 s (9.6 m/s), in still air: the drag is the load.
+        const peak = async (options: SoftBodyOptions): Promise<number> => {
+            const radius = 1.6;
+            const grid = createClothGrid({ width: 0.6, height: 1, segmentsX: 12, segmentsY: 20 });
+            const t = grid.topology;
+            const placed = new Float64Array(t.positions.length);
+            for (let p = 0; p < placed.length / 3; p++) {
+                placed[3 * p] = radius;
+                placed[3 * p + 1] = t.positions[3 * p + 1] + 1.5;
+                placed[3 * p + 2] = t.positions[3 * p];
+            }
+            const body = new SoftBody(
+                { positions: placed, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass: 0.3 },
+                { ...options, allowSleep: false },
+            );
+            for (let i = 0; i < grid.columns; i++) {
+                body.setPinWeight(i, 1);
+            }
+            const solver = await GpuSoftBodySolver.create(device(), body, new XpbdWorld());
+            let angle = 0;
+            let worst = 0;
+            for (let step = 0; step < 120; step++) {
+                angle += 6 * Math.min(1, step / 60) / 60;
+                const [cx, cz, tx, tz] = [radius * Math.cos(angle), radius * Math.sin(angle), -Math.sin(angle), Math.cos(angle)];
+                for (let i = 0; i < grid.columns; i++) {
+                    body.setPinTarget(i, cx + tx * t.positions[3 * i], 2, cz + tz * t.positions[3 * i]);
+                }
+                solver.step(1 / 60);
+                // The host's part (the plugin reads them every 3 steps): the GPU's figures switch the limit on.
+                body.stats.maxEdgeRatio = (await solver.readFigures()).maxEdgeRatio;
+                worst = Math.max(worst, body.stats.maxEdgeRatio);
+            }
+            solver.dispose();
+            return worst;
+        };
+        const unlimited = await peak({});
+        const limited = await peak({ strainLimit: 1.08 });
+        console.log(`GPU fast-pin cape: peak edge ratio ×${unlimited.toFixed(4)} without a strain limit, ×${limited.toFixed(4)} with 1.08`);
+        expect(unlimited).toBeGreaterThan(1.2);
+        // As on the CPU: same-level edges (along a row) share their correction, so 1.08 holds ≤ ×1.10.
+        expect(limited).toBeLessThanOrEqual(1.1);
     }, 300_000);
 
     test("what the GPU path lacks is refused by name: self-collision (a dynamic collider is accepted)", async () => {

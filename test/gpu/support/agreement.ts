@@ -1,4 +1,5 @@
 import type { Collider } from "../../../src/core/collider";
+import { ShapeMatching } from "../../../src/core/shapeMatching";
 import type { SoftBody } from "../../../src/core/softBody";
 import { XpbdWorld } from "../../../src/core/xpbdWorld";
 import type { XpbdWorldOptions } from "../../../src/core/xpbdWorldOptions";
@@ -30,12 +31,19 @@ export const F32_ROUNDOFF = 2 ** -24;
  * R: the f32 operations on one coordinate's dependency chain in one substep. The prediction rounds twice (v, then
  * x); each projection that moves the particle rounds its coordinate about twice (the product, then the sum), once per
  * solver pass (two per iteration) for each constraint, tether and soft pin of the particle and each collider shape it
- * may touch. Counted for the most connected particle of the body.
+ * may touch. Counted for the most connected particle of the body. Shape matching pulls every particle towards a goal
+ * that carries the fit's roundings: the centre and the correlation are sums of ⌈count/64⌉ terms per thread and 6
+ * levels of the workgroup's tree (each addition rounds at the size of the sum, about X), and the rotation, Horn's 4×4
+ * eigenvector by Jacobi sweeps in f32, is good to a few tens of roundings (counted as 24); twice each, like any
+ * projection.
  */
 export function roundingsPerSubstep(body: SoftBody, world: XpbdWorld): number {
     const degree = new Int32Array(body.particleCount);
+    let fitted = 0;
     for (const set of body.constraintSets) {
-        if (set.enabled) {
+        if (set instanceof ShapeMatching) {
+            fitted += set.enabled ? 2 * (Math.ceil(set.count / 64) + 6) + 24 : 0;
+        } else if (set.enabled) {
             for (const p of (set as unknown as { indices: Int32Array }).indices) {
                 degree[p]++;
             }
@@ -49,7 +57,7 @@ export function roundingsPerSubstep(body: SoftBody, world: XpbdWorld): number {
         slots += collider.shapes.length;
     }
     const passes = 2 * world.iterations;
-    return 2 + 2 * passes * (Math.max(...degree) + 1 + slots);
+    return 2 + 2 * passes * (Math.max(...degree) + 1 + slots + fitted);
 }
 
 /** One step of both solvers from the same state, at `step`. */
@@ -119,6 +127,8 @@ export async function compareSolvers(device: GPUDevice, scene: Scene, steps: num
                 body.velocities.set(cpu.velocities);
                 body.pins.targetsStart.set(cpu.pins.targetsStart);
                 body.pins.targetsEnd.set(cpu.pins.targetsEnd);
+                // The figures the strain limit's switch reads (`strainLimitActive`), as a host hands them on.
+                body.stats.maxEdgeRatio = cpu.stats.maxEdgeRatio;
                 checker.writeState();
                 followColliders(cpuWorld, checker.world);
             }
