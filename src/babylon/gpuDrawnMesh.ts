@@ -37,8 +37,9 @@ export class GpuDrawnMesh {
         this._sync = sync;
         const mapping = sync.gpuMapping(drawable.vertices);
         const n = mapping.normalSource.length;
-        // Vertex usage to draw from; storage (added by StorageBuffer) for the kernel to write; copy source for tests.
-        const flags = Constants.BUFFER_CREATIONFLAG_VERTEX | Constants.BUFFER_CREATIONFLAG_READ;
+        // Vertex usage to draw from; storage (added by StorageBuffer) for the kernel to write; copy source for tests;
+        // copy destination because Babylon's WebGPU engine writes zeros into a storage buffer made from a size.
+        const flags = Constants.BUFFER_CREATIONFLAG_VERTEX | Constants.BUFFER_CREATIONFLAG_READ | Constants.BUFFER_CREATIONFLAG_WRITE;
         this._positions = new StorageBuffer(engine, 12 * n, flags, "xpbd render positions");
         this._normals = new StorageBuffer(engine, 12 * n, flags, "xpbd render normals");
         try {

@@ -60,20 +60,23 @@ const INTERNAL_FEATURE_PROBES = /\b(Scene\.getBoundingBoxRenderer|Scene\.getOutl
 /** A playground page and everything it reported as an error so far. */
 export interface DemoPage {
     page: Page;
-    /** Console errors, uncaught exceptions, failed requests and missing-side-effect warnings, in order. */
+    /** Console errors, uncaught exceptions, failed requests, missing-side-effect and WebGPU-error warnings, in order. */
     errors: string[];
 }
 
 /**
- * Starts recording a page's errors: console errors, uncaught exceptions, failed or 4xx/5xx requests, and Babylon's
- * "requires a side-effect import" warnings (a deep import missing its side effect fails silently otherwise).
+ * Starts recording a page's errors: console errors, uncaught exceptions, failed or 4xx/5xx requests, Babylon's
+ * "requires a side-effect import" warnings (a deep import missing its side effect fails silently otherwise) and the
+ * WebGPU device's uncaught validation errors, which Babylon logs as warnings.
  */
 export function collectErrors(page: Page): string[] {
     const errors: string[] = [];
     page.on("console", (msg) => {
         const text = msg.text();
         const missingSideEffect = /side-effect import/i.test(text) && !INTERNAL_FEATURE_PROBES.test(text);
-        if (msg.type() === "error" || (msg.type() === "warning" && missingSideEffect)) {
+        // Babylon's WebGPU engine logs the device's uncaptured (validation) errors as warnings.
+        const gpuError = /WebGPU uncaptured error/.test(text);
+        if (msg.type() === "error" || (msg.type() === "warning" && (missingSideEffect || gpuError))) {
             errors.push(`console.${msg.type()}: ${text}`);
         }
     });
