@@ -25,8 +25,8 @@ export class DistanceConstraints implements ConstraintSet {
     /** The body's kernel memory holding the lists, or null (see {@link project}). */
     private readonly _memory: KernelMemory | null;
     /**
-     * Per constraint c, 1 when constraints c and c + 1 exist and share no particle, else 0: which pairs the SIMD
-     * kernel may project together (see `solverKernelsSimd.wat`). Worked out whenever the list changes (the
+     * Per constraint c, 1 when constraints c to c + 3 exist and share no particle, else 0: which groups of four the
+     * SIMD kernel may project together (see `solverKernelsSimd.wat`). Worked out whenever the list changes (the
      * constructor, {@link rebuild}), so the kernel need not compare indices on every sweep.
      */
     private readonly _independent: Int32Array;
@@ -95,7 +95,7 @@ export class DistanceConstraints implements ConstraintSet {
     /** Fills {@link _independent} for the live constraints (nothing without kernel memory, where no SIMD kernel runs). */
     private _markIndependent(): void {
         if (this._independent.length > 0) {
-            markIndependentRuns(this.indices, 2, 2, this.count, this._independent);
+            markIndependentRuns(this.indices, 2, 4, this.count, this._independent);
         }
     }
 

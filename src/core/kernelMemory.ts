@@ -6,9 +6,9 @@ import { SOLVER_KERNELS_BASE64, SOLVER_KERNELS_SIMD_BASE64 } from "./solverKerne
  */
 export interface SolverKernels {
     /**
-     * `DistanceConstraints.project`; scalar α̃. Two constraints at a time where the platform has WebAssembly SIMD
+     * `DistanceConstraints.project`; scalar α̃. Four constraints at a time where the platform has WebAssembly SIMD
      * (`solverKernelsSimd.wat`), with the same result: `independent` holds one i32 per constraint, 1 where that
-     * constraint and the next share no particle (only the SIMD kernel reads it).
+     * constraint and the next three share no particle (only the SIMD kernel reads it).
      */
     distance(indices: number, restLengths: number, lambdas: number, count: number, x: number, w: number, independent: number): void;
     /**

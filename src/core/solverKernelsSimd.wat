@@ -1,4 +1,5 @@
-;; Isometric bending and distance constraints two at a time, one per lane of f64x2 (WebAssembly SIMD). A separate
+;; Isometric bending and distance constraints two at a time, one per lane of f64x2 (WebAssembly SIMD), and two such
+;; pairs interleaved. A separate
 ;; module from `solverKernels.wat`, so that a platform without SIMD, which cannot compile this one, still has those.
 ;;
 ;; Consecutive constraints that share no particle do not read what the other writes, so projecting them together
@@ -403,15 +404,17 @@
         (local.set $k (i32.add (local.get $k) (local.get $n)))
         (br $next))))
 
-  ;; The arguments of solverKernels.wat's distance, which it replaces, and the same pairing. Scalar: α̃. Independent:
-  ;; one i32 per constraint c, 1 when constraints c and c + 1 exist and share no particle (`DistanceConstraints`).
+  ;; The arguments of solverKernels.wat's distance, which it replaces. Scalar: α̃. Four constraints at a time, as two
+  ;; pairs interleaved the way bending's are (each statement written for the first pair and then, its names ending in
+  ;; _2, for the second): one pair's square root and division leave most of what the processor looks ahead idle.
+  ;; Independent: one i32 per constraint c, 1 when constraints c to c + 3 exist and share no particle
+  ;; (`DistanceConstraints`), which lets the group of four starting there go together; else constraint c goes alone,
+  ;; and the next group starts after it.
   (func (export "distance")
     (param $idx i32) (param $rest i32) (param $lam i32) (param $count i32) (param $x i32) (param $w i32) (param $independent i32)
-    (local $c i32) (local $n i32) (local $q i32) (local $pair v128) (local $lo v128) (local $hi v128)
-    (local $i0 i32) (local $i1 i32) (local $j0 i32) (local $j1 i32)
-    (local $at v128) (local $wa v128) (local $wb v128) (local $wsum v128)
-    (local $ix v128) (local $iy v128) (local $iz v128) (local $jx v128) (local $jy v128) (local $jz v128)
-    (local $dx v128) (local $dy v128) (local $dz v128) (local $len v128) (local $s v128) (local $lambda v128) (local $ws v128)
+    (local $c i32) (local $n i32)
+    (local $q i32) (local $q_2 i32) (local $i0 i32) (local $i0_2 i32) (local $i1 i32) (local $i1_2 i32) (local $j0 i32) (local $j0_2 i32) (local $j1 i32) (local $j1_2 i32)
+    (local $pair v128) (local $pair_2 v128) (local $lo v128) (local $lo_2 v128) (local $hi v128) (local $hi_2 v128) (local $wa v128) (local $wa_2 v128) (local $wb v128) (local $wb_2 v128) (local $wsum v128) (local $wsum_2 v128) (local $ix v128) (local $ix_2 v128) (local $iy v128) (local $iy_2 v128) (local $iz v128) (local $iz_2 v128) (local $jx v128) (local $jx_2 v128) (local $jy v128) (local $jy_2 v128) (local $jz v128) (local $jz_2 v128) (local $dx v128) (local $dx_2 v128) (local $dy v128) (local $dy_2 v128) (local $dz v128) (local $dz_2 v128) (local $len v128) (local $len_2 v128) (local $s v128) (local $s_2 v128) (local $lambda v128) (local $lambda_2 v128) (local $ws v128) (local $ws_2 v128) (local $at v128)
     (local.set $at (v128.load64_splat (i32.const 0)))
     (block $done
       (loop $next
@@ -420,64 +423,115 @@
         (block $scalar
           (local.set $n (i32.const 1))
           (br_if $scalar (i32.eqz (i32.load (i32.add (local.get $independent) (i32.shl (local.get $c) (i32.const 2))))))
-          ;; (a₀, b₀, a₁, b₁)
-          (local.set $pair (v128.load (i32.add (local.get $idx) (i32.shl (local.get $c) (i32.const 3)))))
-          (local.set $n (i32.const 2))
+          ;; Each pair's indices: (a₀, b₀, a₁, b₁), the second pair's 16 bytes after the first's.
+          (local.set $q (i32.add (local.get $idx) (i32.shl (local.get $c) (i32.const 3))))
+          (local.set $q_2 (i32.add (local.get $q) (i32.const 16)))
+          (local.set $pair (v128.load (local.get $q)))
+          (local.set $pair_2 (v128.load (local.get $q_2)))
           (local.set $wa (v128.load64_lane 1 (i32.add (local.get $w) (i32.shl (i32x4.extract_lane 2 (local.get $pair)) (i32.const 3)))
                                               (v128.load64_zero (i32.add (local.get $w) (i32.shl (i32x4.extract_lane 0 (local.get $pair)) (i32.const 3))))))
+          (local.set $wa_2 (v128.load64_lane 1 (i32.add (local.get $w) (i32.shl (i32x4.extract_lane 2 (local.get $pair_2)) (i32.const 3)))
+                                              (v128.load64_zero (i32.add (local.get $w) (i32.shl (i32x4.extract_lane 0 (local.get $pair_2)) (i32.const 3))))))
           (local.set $wb (v128.load64_lane 1 (i32.add (local.get $w) (i32.shl (i32x4.extract_lane 3 (local.get $pair)) (i32.const 3)))
                                               (v128.load64_zero (i32.add (local.get $w) (i32.shl (i32x4.extract_lane 1 (local.get $pair)) (i32.const 3))))))
+          (local.set $wb_2 (v128.load64_lane 1 (i32.add (local.get $w) (i32.shl (i32x4.extract_lane 3 (local.get $pair_2)) (i32.const 3)))
+                                              (v128.load64_zero (i32.add (local.get $w) (i32.shl (i32x4.extract_lane 1 (local.get $pair_2)) (i32.const 3))))))
           (local.set $wsum (f64x2.add (local.get $wa) (local.get $wb)))
+          (local.set $wsum_2 (f64x2.add (local.get $wa_2) (local.get $wb_2)))
           (local.set $i0 (i32.add (local.get $x) (i32.mul (i32x4.extract_lane 0 (local.get $pair)) (i32.const 24))))
+          (local.set $i0_2 (i32.add (local.get $x) (i32.mul (i32x4.extract_lane 0 (local.get $pair_2)) (i32.const 24))))
           (local.set $j0 (i32.add (local.get $x) (i32.mul (i32x4.extract_lane 1 (local.get $pair)) (i32.const 24))))
+          (local.set $j0_2 (i32.add (local.get $x) (i32.mul (i32x4.extract_lane 1 (local.get $pair_2)) (i32.const 24))))
           (local.set $i1 (i32.add (local.get $x) (i32.mul (i32x4.extract_lane 2 (local.get $pair)) (i32.const 24))))
+          (local.set $i1_2 (i32.add (local.get $x) (i32.mul (i32x4.extract_lane 2 (local.get $pair_2)) (i32.const 24))))
           (local.set $j1 (i32.add (local.get $x) (i32.mul (i32x4.extract_lane 3 (local.get $pair)) (i32.const 24))))
+          (local.set $j1_2 (i32.add (local.get $x) (i32.mul (i32x4.extract_lane 3 (local.get $pair_2)) (i32.const 24))))
           (local.set $lo (v128.load (local.get $i0)))
+          (local.set $lo_2 (v128.load (local.get $i0_2)))
           (local.set $hi (v128.load (local.get $i1)))
+          (local.set $hi_2 (v128.load (local.get $i1_2)))
           (local.set $ix (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo) (local.get $hi)))
+          (local.set $ix_2 (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo_2) (local.get $hi_2)))
           (local.set $iy (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo) (local.get $hi)))
+          (local.set $iy_2 (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo_2) (local.get $hi_2)))
           (local.set $iz (v128.load64_lane offset=16 1 (local.get $i1) (v128.load64_zero offset=16 (local.get $i0))))
+          (local.set $iz_2 (v128.load64_lane offset=16 1 (local.get $i1_2) (v128.load64_zero offset=16 (local.get $i0_2))))
           (local.set $lo (v128.load (local.get $j0)))
+          (local.set $lo_2 (v128.load (local.get $j0_2)))
           (local.set $hi (v128.load (local.get $j1)))
+          (local.set $hi_2 (v128.load (local.get $j1_2)))
           (local.set $jx (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo) (local.get $hi)))
+          (local.set $jx_2 (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo_2) (local.get $hi_2)))
           (local.set $jy (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo) (local.get $hi)))
+          (local.set $jy_2 (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo_2) (local.get $hi_2)))
           (local.set $jz (v128.load64_lane offset=16 1 (local.get $j1) (v128.load64_zero offset=16 (local.get $j0))))
+          (local.set $jz_2 (v128.load64_lane offset=16 1 (local.get $j1_2) (v128.load64_zero offset=16 (local.get $j0_2))))
           (local.set $dx (f64x2.sub (local.get $jx) (local.get $ix)))
+          (local.set $dx_2 (f64x2.sub (local.get $jx_2) (local.get $ix_2)))
           (local.set $dy (f64x2.sub (local.get $jy) (local.get $iy)))
+          (local.set $dy_2 (f64x2.sub (local.get $jy_2) (local.get $iy_2)))
           (local.set $dz (f64x2.sub (local.get $jz) (local.get $iz)))
-          (local.set $len (f64x2.sqrt (f64x2.add (f64x2.add (f64x2.mul (local.get $dx) (local.get $dx))
-                                                          (f64x2.mul (local.get $dy) (local.get $dy)))
+          (local.set $dz_2 (f64x2.sub (local.get $jz_2) (local.get $iz_2)))
+          (local.set $len (f64x2.sqrt (f64x2.add (f64x2.add (f64x2.mul (local.get $dx) (local.get $dx)) (f64x2.mul (local.get $dy) (local.get $dy)))
                                                  (f64x2.mul (local.get $dz) (local.get $dz)))))
-          ;; A lane the scalar kernel skips (no free end, or |d| < 1e-12, which a NaN is not) sends the pair there:
+          (local.set $len_2 (f64x2.sqrt (f64x2.add (f64x2.add (f64x2.mul (local.get $dx_2) (local.get $dx_2)) (f64x2.mul (local.get $dy_2) (local.get $dy_2)))
+                                                 (f64x2.mul (local.get $dz_2) (local.get $dz_2)))))
+          ;; A lane the scalar kernel skips (no free end, or |d| < 1e-12, which a NaN is not) sends the four there:
           ;; nothing is written yet.
-          (br_if $scalar (v128.any_true (v128.or (f64x2.eq (local.get $wsum) (f64x2.splat (f64.const 0)))
-                                                 (f64x2.lt (local.get $len) (f64x2.splat (f64.const 1e-12))))))
+          (local.set $n (i32.const 4))
+          (br_if $scalar (v128.any_true (v128.or
+            (v128.or (f64x2.eq (local.get $wsum) (f64x2.splat (f64.const 0))) (f64x2.lt (local.get $len) (f64x2.splat (f64.const 1e-12))))
+            (v128.or (f64x2.eq (local.get $wsum_2) (f64x2.splat (f64.const 0))) (f64x2.lt (local.get $len_2) (f64x2.splat (f64.const 1e-12)))))))
+          ;; Each pair's byte offset in the rest lengths and λs.
           (local.set $q (i32.shl (local.get $c) (i32.const 3)))
+          (local.set $q_2 (i32.add (local.get $q) (i32.const 16)))
+          ;; The two ends of a constraint differ (|d| > 0) and the four share no particle, so each keeps the value
+          ;; read above until written.
           (local.set $lambda (v128.load (i32.add (local.get $lam) (local.get $q))))
+          (local.set $lambda_2 (v128.load (i32.add (local.get $lam) (local.get $q_2))))
           (local.set $s
             (f64x2.div
-              (f64x2.sub (f64x2.sub (v128.load (i32.add (local.get $rest) (local.get $q))) (local.get $len))
-                         (f64x2.mul (local.get $at) (local.get $lambda)))
+              (f64x2.sub (f64x2.sub (v128.load (i32.add (local.get $rest) (local.get $q))) (local.get $len)) (f64x2.mul (local.get $at) (local.get $lambda)))
               (f64x2.mul (f64x2.add (local.get $wsum) (local.get $at)) (local.get $len))))
+          (local.set $s_2
+            (f64x2.div
+              (f64x2.sub (f64x2.sub (v128.load (i32.add (local.get $rest) (local.get $q_2))) (local.get $len_2)) (f64x2.mul (local.get $at) (local.get $lambda_2)))
+              (f64x2.mul (f64x2.add (local.get $wsum_2) (local.get $at)) (local.get $len_2))))
           (v128.store (i32.add (local.get $lam) (local.get $q)) (f64x2.add (local.get $lambda) (f64x2.mul (local.get $s) (local.get $len))))
-          ;; The two ends differ (|d| > 0), so each keeps the value read above until written.
+          (v128.store (i32.add (local.get $lam) (local.get $q_2)) (f64x2.add (local.get $lambda_2) (f64x2.mul (local.get $s_2) (local.get $len_2))))
           (local.set $ws (f64x2.mul (local.get $wa) (local.get $s)))
+          (local.set $ws_2 (f64x2.mul (local.get $wa_2) (local.get $s_2)))
           (local.set $ix (f64x2.sub (local.get $ix) (f64x2.mul (local.get $ws) (local.get $dx))))
+          (local.set $ix_2 (f64x2.sub (local.get $ix_2) (f64x2.mul (local.get $ws_2) (local.get $dx_2))))
           (local.set $iy (f64x2.sub (local.get $iy) (f64x2.mul (local.get $ws) (local.get $dy))))
+          (local.set $iy_2 (f64x2.sub (local.get $iy_2) (f64x2.mul (local.get $ws_2) (local.get $dy_2))))
           (local.set $iz (f64x2.sub (local.get $iz) (f64x2.mul (local.get $ws) (local.get $dz))))
+          (local.set $iz_2 (f64x2.sub (local.get $iz_2) (f64x2.mul (local.get $ws_2) (local.get $dz_2))))
           (v128.store (local.get $i0) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ix) (local.get $iy)))
+          (v128.store (local.get $i0_2) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ix_2) (local.get $iy_2)))
           (v128.store (local.get $i1) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ix) (local.get $iy)))
+          (v128.store (local.get $i1_2) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ix_2) (local.get $iy_2)))
           (v128.store64_lane offset=16 0 (local.get $i0) (local.get $iz))
+          (v128.store64_lane offset=16 0 (local.get $i0_2) (local.get $iz_2))
           (v128.store64_lane offset=16 1 (local.get $i1) (local.get $iz))
+          (v128.store64_lane offset=16 1 (local.get $i1_2) (local.get $iz_2))
           (local.set $ws (f64x2.mul (local.get $wb) (local.get $s)))
+          (local.set $ws_2 (f64x2.mul (local.get $wb_2) (local.get $s_2)))
           (local.set $jx (f64x2.add (local.get $jx) (f64x2.mul (local.get $ws) (local.get $dx))))
+          (local.set $jx_2 (f64x2.add (local.get $jx_2) (f64x2.mul (local.get $ws_2) (local.get $dx_2))))
           (local.set $jy (f64x2.add (local.get $jy) (f64x2.mul (local.get $ws) (local.get $dy))))
+          (local.set $jy_2 (f64x2.add (local.get $jy_2) (f64x2.mul (local.get $ws_2) (local.get $dy_2))))
           (local.set $jz (f64x2.add (local.get $jz) (f64x2.mul (local.get $ws) (local.get $dz))))
+          (local.set $jz_2 (f64x2.add (local.get $jz_2) (f64x2.mul (local.get $ws_2) (local.get $dz_2))))
           (v128.store (local.get $j0) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $jx) (local.get $jy)))
+          (v128.store (local.get $j0_2) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $jx_2) (local.get $jy_2)))
           (v128.store (local.get $j1) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $jx) (local.get $jy)))
+          (v128.store (local.get $j1_2) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $jx_2) (local.get $jy_2)))
           (v128.store64_lane offset=16 0 (local.get $j0) (local.get $jz))
+          (v128.store64_lane offset=16 0 (local.get $j0_2) (local.get $jz_2))
           (v128.store64_lane offset=16 1 (local.get $j1) (local.get $jz))
-          (local.set $c (i32.add (local.get $c) (i32.const 2)))
+          (v128.store64_lane offset=16 1 (local.get $j1_2) (local.get $jz_2))
+          (local.set $c (i32.add (local.get $c) (i32.const 4)))
           (br $next))
         (call $scalarDistance
           (i32.add (local.get $idx) (i32.shl (local.get $c) (i32.const 3)))

@@ -139,13 +139,13 @@ describe("WebAssembly kernels", () => {
 });
 
 /**
- * The SIMD kernels (`solverKernelsSimd.wat`) project two constraints (bending: four) at a time, when they share no particle, and hand
+ * The SIMD kernels (`solverKernelsSimd.wat`) project four constraints at a time, when they share no particle, and hand
  * the others to the scalar kernels. Each list here is swept (bending forward and back) by the JavaScript loop, the
  * scalar kernel and the SIMD kernel, from the same deformed placement, and must give the same bits. The placement
  * mixes untouched, slightly and strongly moved particles, so that the two bend elements of a pair often take
  * different branches (the in-plane correction in one lane only). A collapsed element gives a vanishing normal and
  * zero-length edges; a pinned corner, edges with no free end and, without compliance, elements with a zero
- * denominator: each such constraint sends its group (two constraints, four bend elements) to the scalar kernel.
+ * denominator: each such constraint sends its group of four to the scalar kernel.
  */
 describe("SIMD kernels", () => {
     const grid = createClothGrid({ width: 1, height: 1, segmentsX: 10, segmentsY: 10 });
@@ -160,9 +160,9 @@ describe("SIMD kernels", () => {
         return [
             // Consecutive constraints are independent but at some colour boundaries.
             ["colour order", coloured],
-            // One more than the pairs: the last one (bending back to front: the first one) goes alone.
+            // Not a multiple of four: the last ones (bending back to front: the first ones) go alone.
             ["colour order less its last constraint (an odd count)", coloured.subarray(0, coloured.length - arity)],
-            // Neighbours share particles: bend elements go one at a time, some distance pairs are accepted.
+            // Neighbours share particles: every constraint goes alone, through the scalar kernel.
             ["mesh order", indices],
         ];
     }
