@@ -1,8 +1,6 @@
 import { WORKGROUP_SIZE } from "./predictShader.js";
 import { PARAMS_WGSL } from "./substepParams.js";
-
-/** Threads of the one workgroup that reduces the body's rigid motion. */
-export const REDUCE_SIZE = 64;
+import { REDUCE_SIZE, WORKGROUP_SUMS_WGSL } from "./workgroupSums.js";
 
 /**
  * Damping of deformation after the substeps, as the core's `dampDeformation`: `rigidMotion` (one workgroup) sums the
@@ -23,25 +21,10 @@ ${PARAMS_WGSL}
 @group(0) @binding(3) var<storage, read> masses: array<f32>;
 @group(0) @binding(4) var<storage, read_write> rigid: array<vec4<f32>>;
 
-var<workgroup> sumA: array<vec4<f32>, ${REDUCE_SIZE}>;
-var<workgroup> sumB: array<vec4<f32>, ${REDUCE_SIZE}>;
-var<workgroup> sumC: array<vec4<f32>, ${REDUCE_SIZE}>;
+${WORKGROUP_SUMS_WGSL}
 
 fn isReference(w: f32) -> bool {
     return (w == 0.0) == (P.dampPinned != 0u);
-}
-
-/** Sums sumA, sumB and sumC over the workgroup into their element 0. */
-fn reduceSums(i: u32) {
-    workgroupBarrier();
-    for (var stride = ${REDUCE_SIZE / 2}u; stride > 0u; stride = stride >> 1u) {
-        if (i < stride) {
-            sumA[i] += sumA[i + stride];
-            sumB[i] += sumB[i + stride];
-            sumC[i] += sumC[i + stride];
-        }
-        workgroupBarrier();
-    }
 }
 
 @compute @workgroup_size(${REDUCE_SIZE})

@@ -1,6 +1,6 @@
-import { REDUCE_SIZE } from "./dampingShader.js";
 import { WORKGROUP_SIZE } from "./predictShader.js";
 import { PARAMS_WGSL } from "./substepParams.js";
+import { REDUCE_SIZE, WORKGROUP_SUMS_WGSL } from "./workgroupSums.js";
 
 /**
  * Multiplier words of the shape-matching set of `count` particles: three per particle (its pull's xyz), then the
@@ -33,9 +33,7 @@ ${PARAMS_WGSL}
 @group(0) @binding(3) var<storage, read_write> lambdas: array<f32>;
 @group(0) @binding(4) var<storage, read> records: array<vec4<f32>>;
 
-var<workgroup> sumA: array<vec4<f32>, ${REDUCE_SIZE}>;
-var<workgroup> sumB: array<vec4<f32>, ${REDUCE_SIZE}>;
-var<workgroup> sumC: array<vec4<f32>, ${REDUCE_SIZE}>;
+${WORKGROUP_SUMS_WGSL}
 /** Horn's matrix (row-major 4×4) and the accumulated Jacobi rotations, for thread 0. */
 var<private> n: array<f32, 16>;
 var<private> v: array<f32, 16>;
@@ -46,19 +44,6 @@ fn alphaOf(i: u32) -> f32 {
         return P.alpha[i];
     }
     return P.alpha4;
-}
-
-/** Sums sumA, sumB and sumC over the workgroup into their element 0. */
-fn reduceSums(i: u32) {
-    workgroupBarrier();
-    for (var stride = ${REDUCE_SIZE / 2}u; stride > 0u; stride = stride >> 1u) {
-        if (i < stride) {
-            sumA[i] += sumA[i + stride];
-            sumB[i] += sumB[i + stride];
-            sumC[i] += sumC[i + stride];
-        }
-        workgroupBarrier();
-    }
 }
 
 fn setSymmetric(i: u32, j: u32, value: f32) {
