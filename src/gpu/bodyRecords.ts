@@ -108,7 +108,11 @@ export function packConstraints(body: SoftBody): ConstraintRecords {
         const starts =
             kernel === ConstraintKernel.ShapeMatching
                 ? Int32Array.of(0, set.count)
-                : colourBatches((set as DistanceConstraints | BendConstraints | IsometricBendConstraints | VolumeConstraints).indices, ARITY[kernel], body.particleCount);
+                : colourBatches(
+                      (set as DistanceConstraints | BendConstraints | IsometricBendConstraints | VolumeConstraints).indices,
+                      ARITY[kernel],
+                      body.particleCount,
+                  );
         sets.push({ set, kernel, firstRecord: counts[kernel], firstLambda: lambdas, starts });
         counts[kernel] += set.count;
         lambdas += kernel === ConstraintKernel.ShapeMatching ? shapeMatchingLambdaWords(set.count) : set.count;

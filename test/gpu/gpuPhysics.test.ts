@@ -127,7 +127,11 @@ describeGpu("WebGPU solver physics", (device) => {
             for (let c = 0; c < count; c++) {
                 const a = 3 * indices[2 * c];
                 const b = 3 * indices[2 * c + 1];
-                const length = Math.hypot(positions[b] - positions[a], positions[b + 1] - positions[a + 1], positions[b + 2] - positions[a + 2]);
+                const length = Math.hypot(
+                    positions[b] - positions[a],
+                    positions[b + 1] - positions[a + 1],
+                    positions[b + 2] - positions[a + 2],
+                );
                 worst = Math.max(worst, Math.abs(length / restLengths[c] - 1));
             }
             return worst;
@@ -180,7 +184,7 @@ describeGpu("WebGPU solver physics", (device) => {
             let angle = 0;
             let worst = 0;
             for (let step = 0; step < 120; step++) {
-                angle += 6 * Math.min(1, step / 60) / 60;
+                angle += (6 * Math.min(1, step / 60)) / 60;
                 const [cx, cz, tx, tz] = [radius * Math.cos(angle), radius * Math.sin(angle), -Math.sin(angle), Math.cos(angle)];
                 for (let i = 0; i < grid.columns; i++) {
                     body.setPinTarget(i, cx + tx * t.positions[3 * i], 2, cz + tz * t.positions[3 * i]);
