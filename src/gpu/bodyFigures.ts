@@ -35,7 +35,7 @@ export interface GpuFigures {
     /**
      * Particles whose position or velocity has a coordinate that is not finite or beyond `MAX_COORDINATE` (m): when
      * not 0 the other figures are meaningless, and the read has restored the body's last valid state (see
-     * {@link BodyFigures.read}).
+     * `GpuSoftBodySolver.readFigures`).
      */
     invalidParticles: number;
     /** Largest bend residual over bend elements (as the core's `measureBend`: rad for the dihedral model; 0 without any). */
