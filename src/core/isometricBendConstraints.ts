@@ -239,8 +239,14 @@ export class IsometricBendConstraints implements ConstraintSet {
             // (d = x_d − x_c, f = x_b − x_a, both in the plane, so every gradient stays along n̂). Without them an
             // unevenly stretched element is projected along a wrong gradient, which pumps energy into soft cloth.
             // One square root and one division for all of |n|, 1/|n| and 1/|n|².
+            const sn = sx * nx + sy * ny + sz * nz;
+            // No fold and no λ yet: Δλ = (−0 − α̃·0) / … = 0 and nothing moves (up to the sign of a zero), so the
+            // rest is skipped. A cloth flat in its plane (a curtain hanging still) has every element so.
+            if (sn === 0 && lambdas[e] === 0) {
+                continue;
+            }
             const invLength = 1 / Math.sqrt(n2);
-            const bendError = (sx * nx + sy * ny + sz * nz) * invLength;
+            const bendError = sn * invLength;
             let ga = ka;
             let gb = kb;
             let gc = kc;

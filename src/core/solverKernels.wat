@@ -104,7 +104,7 @@
     (local $sx f64) (local $sy f64) (local $sz f64)
     (local $fx f64) (local $fy f64) (local $fz f64)
     (local $nx f64) (local $ny f64) (local $nz f64) (local $n2 f64)
-    (local $invLength f64) (local $bendError f64) (local $invN2 f64) (local $beta f64) (local $gamma f64)
+    (local $sn f64) (local $invLength f64) (local $bendError f64) (local $invN2 f64) (local $beta f64) (local $gamma f64)
     (local $ga f64) (local $gb f64) (local $gc f64) (local $gd f64)
     (local $wa f64) (local $wb f64) (local $wc f64) (local $wd f64)
     (local $alphaTilde f64) (local $den f64) (local $dLambda f64) (local $t f64) (local $f f64) (local $lp i32)
@@ -155,10 +155,12 @@
         (local.set $n2 (f64.add (f64.add (f64.mul (local.get $nx) (local.get $nx)) (f64.mul (local.get $ny) (local.get $ny))) (f64.mul (local.get $nz) (local.get $nz))))
         (block $skip
           (br_if $skip (f64.lt (local.get $n2) (f64.const 1e-30)))
+          (local.set $sn (f64.add (f64.add (f64.mul (local.get $sx) (local.get $nx)) (f64.mul (local.get $sy) (local.get $ny))) (f64.mul (local.get $sz) (local.get $nz))))
+          ;; No fold and no λ yet: Δλ = 0, nothing moves.
+          (br_if $skip (i32.and (f64.eq (local.get $sn) (f64.const 0))
+                                (f64.eq (f64.load (i32.add (local.get $lam) (i32.shl (local.get $e) (i32.const 3)))) (f64.const 0))))
           (local.set $invLength (f64.div (f64.const 1) (f64.sqrt (local.get $n2))))
-          (local.set $bendError (f64.mul
-            (f64.add (f64.add (f64.mul (local.get $sx) (local.get $nx)) (f64.mul (local.get $sy) (local.get $ny))) (f64.mul (local.get $sz) (local.get $nz)))
-            (local.get $invLength)))
+          (local.set $bendError (f64.mul (local.get $sn) (local.get $invLength)))
           (local.set $ga (local.get $ka))
           (local.set $gb (local.get $kb))
           (local.set $gc (local.get $kc))

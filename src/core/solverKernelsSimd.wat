@@ -55,7 +55,7 @@
     (local $fx_2 v128) (local $fy_2 v128) (local $fz_2 v128)
     (local $nx v128) (local $ny v128) (local $nz v128) (local $n2 v128)
     (local $nx_2 v128) (local $ny_2 v128) (local $nz_2 v128) (local $n2_2 v128)
-    (local $inPlane v128)
+    (local $inPlane v128) (local $sn v128) (local $sn_2 v128)
     (local $inPlane_2 v128)
     (local $invLength v128) (local $bendError v128) (local $invN2 v128) (local $beta v128) (local $gamma v128)
     (local $invLength_2 v128) (local $bendError_2 v128) (local $invN2_2 v128) (local $beta_2 v128) (local $gamma_2 v128)
@@ -199,14 +199,24 @@
           (local.set $nz_2 (f64x2.sub (f64x2.mul (local.get $dcx_2) (local.get $fy_2)) (f64x2.mul (local.get $dcy_2) (local.get $fx_2))))
           (local.set $n2 (f64x2.add (f64x2.add (f64x2.mul (local.get $nx) (local.get $nx)) (f64x2.mul (local.get $ny) (local.get $ny))) (f64x2.mul (local.get $nz) (local.get $nz))))
           (local.set $n2_2 (f64x2.add (f64x2.add (f64x2.mul (local.get $nx_2) (local.get $nx_2)) (f64x2.mul (local.get $ny_2) (local.get $ny_2))) (f64x2.mul (local.get $nz_2) (local.get $nz_2))))
+          (local.set $sn (f64x2.add (f64x2.add (f64x2.mul (local.get $sx) (local.get $nx)) (f64x2.mul (local.get $sy) (local.get $ny))) (f64x2.mul (local.get $sz) (local.get $nz))))
+          (local.set $sn_2 (f64x2.add (f64x2.add (f64x2.mul (local.get $sx_2) (local.get $nx_2)) (f64x2.mul (local.get $sy_2) (local.get $ny_2))) (f64x2.mul (local.get $sz_2) (local.get $nz_2))))
+          ;; Four elements with s·n = 0 (no fold) and λ = 0 move nothing: skipped, as the scalar kernel skips each (see
+          ;; there). Tested as bits, the sign masked off: any NaN or nonzero lane keeps the group. Only the λ of a group
+          ;; that passes the first test is read here (the general case pays one test per group).
+          (if (i32.eqz (v128.any_true (v128.and (v128.or (local.get $sn) (local.get $sn_2)) (v128.const i64x2 0x7fffffffffffffff 0x7fffffffffffffff))))
+            (then
+              (if (i32.eqz (v128.any_true (v128.and
+                    (v128.or (v128.load (i32.add (local.get $lam) (i32.shl (local.get $e) (i32.const 3))))
+                             (v128.load (i32.add (local.get $lam) (i32.shl (local.get $e_2) (i32.const 3)))))
+                    (v128.const i64x2 0x7fffffffffffffff 0x7fffffffffffffff))))
+                (then
+                  (local.set $k (i32.add (local.get $k) (i32.const 4)))
+                  (br $next)))))
           (local.set $invLength (f64x2.div (f64x2.splat (f64.const 1)) (f64x2.sqrt (local.get $n2))))
           (local.set $invLength_2 (f64x2.div (f64x2.splat (f64.const 1)) (f64x2.sqrt (local.get $n2_2))))
-          (local.set $bendError (f64x2.mul
-            (f64x2.add (f64x2.add (f64x2.mul (local.get $sx) (local.get $nx)) (f64x2.mul (local.get $sy) (local.get $ny))) (f64x2.mul (local.get $sz) (local.get $nz)))
-            (local.get $invLength)))
-          (local.set $bendError_2 (f64x2.mul
-            (f64x2.add (f64x2.add (f64x2.mul (local.get $sx_2) (local.get $nx_2)) (f64x2.mul (local.get $sy_2) (local.get $ny_2))) (f64x2.mul (local.get $sz_2) (local.get $nz_2)))
-            (local.get $invLength_2)))
+          (local.set $bendError (f64x2.mul (local.get $sn) (local.get $invLength)))
+          (local.set $bendError_2 (f64x2.mul (local.get $sn_2) (local.get $invLength_2)))
           (local.set $ga (local.get $ka))
           (local.set $ga_2 (local.get $ka_2))
           (local.set $gb (local.get $kb))
