@@ -208,9 +208,9 @@ function shapeBlock(shape: ColliderShape): Float32Array {
 
 /**
  * The first feature of `body` that the WebGPU solver does not have yet, named for a message, or null when the GPU
- * can simulate it (with colliders of every shape and motion, bouncing or not). Missing today: self-collision,
- * attachments to colliders (ropes tied to bodies), level of detail, and constraint kinds without a kernel (gas
- * pressure). Dynamic colliders are coupled one step late (see docs/webgpu.md): the caller decides where
+ * can simulate it (with colliders of every shape and motion, bouncing or not, and gas pressure). Missing today:
+ * self-collision, attachments to colliders (ropes tied to bodies), level of detail, and constraint kinds without a
+ * kernel (none of the core's today). Dynamic colliders are coupled one step late (see docs/webgpu.md): the caller decides where
  * that is not good enough (the plugin moves a soft body that a dynamic body rests on to the CPU). What the GPU does
  * differently without changing the motion (figures reduced on demand, sleep left to the host, no contact figures,
  * no events) is not a missing feature: see docs/webgpu.md.

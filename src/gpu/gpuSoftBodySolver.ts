@@ -25,7 +25,7 @@ import { ValidState } from "./validState.js";
 /**
  * One soft body simulated on a WebGPU device: the same substep loop as {@link XpbdWorld.step} (prediction with
  * gravity, external and aerodynamic forces, weight-1 pins on their moving targets; per pass tethers, the constraint
- * sets colour batch by colour batch (shape matching included), in the last pass the strain limit, soft pins and
+ * sets colour batch by colour batch (shape matching and the gas included), in the last pass the strain limit, soft pins and
  * collider contacts with friction; velocities and restitution; deformation damping),
  * in f32, in one command buffer per step. Inside a step nothing waits for the GPU: the step writes its uniforms and
  * collider poses, encodes every dispatch and submits. Positions come back only when asked ({@link readPositions}).
@@ -80,6 +80,8 @@ export class GpuSoftBodySolver {
     private readonly _strain: StrainLimitPass | null;
     /** Whether the strain limit acts in the step being encoded (`strainLimitActive`, from the body's last figures). */
     private _straining = false;
+    /** 1 / h² of the last step's substeps (1/s²): what the gas's multiplier is read over. */
+    private _invH2 = 0;
 
     private constructor(
         /** The device the body lives on. */
@@ -190,6 +192,7 @@ export class GpuSoftBodySolver {
         const dynamic = this._colliders.dynamicColliders;
         this._impulses.prepare(dynamic, dt);
         const substeps = world.substeps;
+        this._invH2 = (substeps / dt) ** 2;
         const slots = this._colliders.slotColliders.length;
         const shapeBytes = this._colliders.shapes.byteLength;
         if (this._colliderBufferRecords !== this._colliders || this._colliderBuffer.size < this._colliderBytes(substeps)) {
@@ -326,9 +329,15 @@ export class GpuSoftBodySolver {
      * none, after the steps submitted meanwhile; the host reports it. The CPU world does this at the end of the very
      * step, from the state of the step before; here the state restored is that of the last valid read, and the
      * steps between it and the read that found the fault are lost.
+     *
+     * A body with gas gets its gas's `volume` and `appliedPressure` from the read: those of the gas's last projection
+     * in the step measured, as the core's projection leaves them.
      */
     public async readFigures(residuals = false): Promise<GpuFigures> {
+        const invH2 = this._invH2;
         const figures = await this._figures.read(this.stepCount, residuals);
+        // The gas's last projection of the step, for the body's `gas.volume` and `gas.appliedPressure`.
+        this.body.gas?._setMeasured(figures.gasVolume, figures.gasMultiplier, invH2);
         if (figures.invalidParticles > 0) {
             // The read restored the last valid positions, whose w holds the inverse masses of then.
             this._inverseMassesDirty = true;
@@ -441,10 +450,10 @@ export class GpuSoftBodySolver {
             if (!gpuSet.set.enabled || gpuSet.set.count === 0) {
                 continue;
             }
-            if (gpuSet.kernel === ConstraintKernel.ShapeMatching) {
-                // The fit (one workgroup), then the pull: one batch.
+            if (gpuSet.kernel === ConstraintKernel.ShapeMatching || gpuSet.kernel === ConstraintKernel.Gas) {
+                // The fit or the volume's sum (one workgroup), then the pull or the push: one batch.
                 this._bind(pass, this._groups.constraint[gpuSet.kernel], params, this._firstBatch[k] * UNIFORM_STRIDE);
-                pass.setPipeline(this._pipelines.shapeMatchingFit);
+                pass.setPipeline(gpuSet.kernel === ConstraintKernel.Gas ? this._pipelines.gasSum : this._pipelines.shapeMatchingFit);
                 pass.dispatchWorkgroups(1);
             }
             pass.setPipeline(this._pipelines.constraints[gpuSet.kernel]);
@@ -453,7 +462,10 @@ export class GpuSoftBodySolver {
             for (let b = 0; b < batches; b++) {
                 const batch = reverse ? batches - 1 - b : b;
                 this._bind(pass, this._groups.constraint[gpuSet.kernel], params, (this._firstBatch[k] + batch) * UNIFORM_STRIDE);
-                pass.dispatchWorkgroups(Math.ceil((gpuSet.starts[batch + 1] - gpuSet.starts[batch]) / WORKGROUP_SIZE));
+                // The gas's one constraint pushes every particle.
+                const threads =
+                    gpuSet.kernel === ConstraintKernel.Gas ? this.body.particleCount : gpuSet.starts[batch + 1] - gpuSet.starts[batch];
+                pass.dispatchWorkgroups(Math.ceil(threads / WORKGROUP_SIZE));
             }
         }
     }

@@ -59,9 +59,12 @@ export class StepParams {
         this.aerodynamics = air !== 0 && body.windScale !== 0 && body.triangles.length > 0;
         this.tethers = body.tethers.enabled && body.tethers.count > 0;
         const alpha = this._alpha;
-        for (let k = 0; k < body.constraintSets.length; k++) {
+        // The gas, last when present, reads no compliance slot (see `packConstraints`).
+        for (let k = 0; k < Math.min(body.constraintSets.length, alpha.length); k++) {
             alpha[k] = body.constraintSets[k].compliance * invH2;
         }
+        const gas = body.gas;
+        const gasPressureVolume = gas === null ? 0 : gas.pressure * gas.restVolume;
         const W = ParamsWords;
         for (let s = 0; s < substeps; s++) {
             const o = (s * UNIFORM_STRIDE) / 4;
@@ -78,6 +81,8 @@ export class StepParams {
             f[o + W.dt] = dt;
             f[o + W.thickness] = body.thickness;
             f[o + W.strainLimit] = body.strainLimit;
+            f[o + W.gasPressureVolume] = gasPressureVolume;
+            f[o + W.gasOrientation] = gas === null ? 1 : gas.orientation;
             f[o + W.invH2] = invH2;
             f[o + W.tetherSlack] = body.tethers.slack;
             f[o + W.dampingFactor] = 1 - Math.exp(-body.damping * dt);
