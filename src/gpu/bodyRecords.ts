@@ -205,6 +205,8 @@ export interface PassRecords {
     readonly last: number;
     /** The end of the last pass after the strain limit (its tethers ran before it, with `head`) and the velocities. */
     readonly settleLast: number;
+    /** Before the substeps: attached particles onto their anchors. */
+    readonly carry: number;
 }
 
 /**
@@ -223,13 +225,14 @@ export function packDispatches(constraints: ConstraintRecords): { records: Uint3
         }
     });
     const first = words.length;
-    const passRecord = { head: first, between: first + 1, last: first + 2, tail: first + 3, settleLast: first + 4 };
+    const passRecord = { head: first, between: first + 1, last: first + 2, tail: first + 3, settleLast: first + 4, carry: first + 5 };
     words.push(
         [PassMode.Head, 0, 0, 0],
         [PassMode.Tail | PassMode.Head, 0, 0, 0],
         [PassMode.Tail | PassMode.Velocity, 0, 0, 0],
         [PassMode.Tail, 0, 0, 0],
         [PassMode.Settle | PassMode.Velocity, 0, 0, 0],
+        [PassMode.Carry, 0, 0, 0],
     );
     const records = new Uint32Array((words.length * UNIFORM_STRIDE) / 4);
     words.forEach((record, k) => records.set(record, (k * UNIFORM_STRIDE) / 4));
@@ -297,8 +300,9 @@ export function packTriangles(body: SoftBody): { triangles: Uint32Array; inciden
 }
 
 /**
- * What the pins and tethers give the GPU, rebuilt whenever pin weights change: per particle its pin slot and its
- * incidence range (`info`, 4 int32 each), its tethers (4 anchors, −1 past the last, then 4 lengths), the inverse
+ * What the pins and tethers give the GPU, rebuilt whenever pin weights or collider attachments change: per particle
+ * its pin slot, its incidence range and its attachment record (−1: none; see `attachmentRecords.ts`) (`info`, 4
+ * int32 each), its tethers (4 anchors, −1 past the last, then 4 lengths), the inverse
  * masses, and the slots' particles in order (weight-1 pins, then soft pins) with each slot's soft-pin compliance
  * (−1 for a weight-1 pin).
  */
@@ -319,6 +323,11 @@ export function packPins(
         info[4 * p] = -1;
         info[4 * p + 1] = incidenceStarts[p];
         info[4 * p + 2] = incidenceStarts[p + 1];
+        info[4 * p + 3] = -1;
+    }
+    const attachments = body.attachments;
+    for (let k = 0; k < attachments.count; k++) {
+        info[4 * attachments.particles[k] + 3] = k;
     }
     for (let s = 0; s < slotCount; s++) {
         const kinematic = s < pins.kinematicCount;

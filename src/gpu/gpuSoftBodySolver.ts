@@ -1,4 +1,4 @@
-import { strainLimitActive, type SoftBody, type XpbdWorld } from "../core/index.js";
+import { strainLimitActive, type Collider, type SoftBody, type XpbdWorld } from "../core/index.js";
 import {
     ConstraintKernel,
     packConstraints,
@@ -10,6 +10,7 @@ import {
     type PassRecords,
 } from "./bodyRecords.js";
 import { BodyFigures, type GpuFigures } from "./bodyFigures.js";
+import { ATTACHMENT_VEC4S, AttachmentRecords } from "./attachmentRecords.js";
 import { ACCUMULATOR_WORDS, ColliderImpulses, type StepImpulses } from "./colliderImpulses.js";
 import { ColliderRecords, unsupportedGpuFeature } from "./colliderRecords.js";
 import { compiledSolverPipelines, solverPipelines, type SolverPipelines } from "./gpuPipelines.js";
@@ -41,8 +42,9 @@ import { ValidState } from "./validState.js";
  * asynchronously for the host to apply ({@link consumeColliderImpulses}). The body's figures (kinetic energy, the
  * fastest free particle, edge ratios, volume, the per-particle residuals) are reduced on the GPU when asked
  * ({@link readFigures}); the host decides sleep from them ({@link stopMotion}) and raises the events; a read that
- * finds a non-finite state restores the last valid one. Not yet on the GPU (see docs/webgpu.md): self-collision,
- * attachments ({@link unsupportedGpuFeature} names them, and construction refuses them).
+ * finds a non-finite state restores the last valid one. Particles attached to static and kinematic colliders follow
+ * them as on the CPU. Not yet on the GPU (see docs/webgpu.md): self-collision, attachments to dynamic colliders
+ * ({@link unsupportedGpuFeature} names them, and construction refuses them).
  */
 export class GpuSoftBodySolver {
     /** Steps taken. */
@@ -82,6 +84,10 @@ export class GpuSoftBodySolver {
     private _straining = false;
     /** 1 / h² of the last step's substeps (1/s²): what the gas's multiplier is read over. */
     private _invH2 = 0;
+    /** The body's collider attachments as the particle pass reads them. */
+    private readonly _attachments = new AttachmentRecords();
+    /** A collider's first shape slot in the current records (made once: the step allocates nothing). */
+    private readonly _slotOf = (collider: Collider): number => this._colliders.firstSlot(collider);
 
     private constructor(
         /** The device the body lives on. */
@@ -183,6 +189,10 @@ export class GpuSoftBodySolver {
         if (missing !== null) {
             throw new Error(`the WebGPU solver does not support ${missing} yet`);
         }
+        if (this._attachments.changed(body)) {
+            this._uploadPins();
+            this._groups = this._createGroups();
+        }
         if (!this._colliders.matches(world.colliders)) {
             this._colliders = new ColliderRecords(world.colliders);
             if (this._buffers.reserveImpulseWords(this._colliders.dynamicColliders.length * ACCUMULATOR_WORDS)) {
@@ -202,7 +212,13 @@ export class GpuSoftBodySolver {
         }
         this._colliders.writePoses(body, dt, substeps, this._buffers.impulseBase, this._impulses.scales);
         device.queue.writeBuffer(this._colliderBuffer, shapeBytes, this._colliders.poses);
-        const paramsChanged = this._params.write(world, body, this._constraints, dt, slots, shapeBytes / 16);
+        const attachmentBytes = shapeBytes + this._colliders.poses.byteLength;
+        const attached = body.attachments.count;
+        if (attached > 0) {
+            this._attachments.write(body, this._slotOf);
+            device.queue.writeBuffer(this._colliderBuffer, attachmentBytes, this._attachments.data, 0, attached * ATTACHMENT_VEC4S * 4);
+        }
+        const paramsChanged = this._params.write(world, body, this._constraints, dt, slots, shapeBytes / 16, attachmentBytes / 16);
         if (paramsChanged) {
             this._groups = this._createGroups();
         }
@@ -406,6 +422,10 @@ export class GpuSoftBodySolver {
         pass.setPipeline(p.gatherForces);
         this._bind(pass, g.aerodynamics, step0);
         pass.dispatchWorkgroups(groups(n));
+        if (this.body.attachments.count > 0) {
+            // As `XpbdWorld`'s step start: attached particles onto their anchors, where the host left the colliders.
+            this._particlePass(pass, step0, this._passRecord.carry);
+        }
         const tethers = this._params.tethers;
         const passes = 2 * this.world.iterations;
         // As `XpbdWorld`: a later pass opens with tethers only where soft pins or colliders may move particles.
@@ -495,6 +515,7 @@ export class GpuSoftBodySolver {
         this._pinCompliances = packed.compliances;
         this._pinData = new Float32Array(Math.max(packed.slots.length, 1) * 8);
         this._inverseMassesDirty = true;
+        this._attachments.accept(this.body);
         // The levels from the pins decide the sweep's order and which end of an edge stays.
         this._strain?.upload(this.body);
     }
@@ -518,9 +539,13 @@ export class GpuSoftBodySolver {
         this.device.queue.writeBuffer(this._buffers.pins, 0, data);
     }
 
-    /** Bytes of the collider buffer: the shape records, then a pose record per shape and substep. */
+    /** Bytes of the collider buffer: the shape records, a pose record per shape and substep, the attachment records. */
     private _colliderBytes(substeps: number): number {
-        return this._colliders.shapes.byteLength + Math.max(this._colliders.slotColliders.length, 1) * substeps * POSE_VEC4S * 16;
+        return (
+            this._colliders.shapes.byteLength +
+            Math.max(this._colliders.slotColliders.length, 1) * substeps * POSE_VEC4S * 16 +
+            this.body.attachments.count * ATTACHMENT_VEC4S * 16
+        );
     }
 
     /** A collider buffer for the current records, with their shapes written (once per collider list). */

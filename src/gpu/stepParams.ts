@@ -38,10 +38,19 @@ export class StepParams {
 
     /**
      * Computes and uploads the records of a step of length `dt`. `poseBase` is the vec4 index where the pose records
-     * start in the collider buffer, `slots` the number of collider shapes. Returns whether the buffer was replaced (the
+     * start in the collider buffer, `attachmentBase` where the attachment records do, `slots` the number of collider
+     * shapes. Returns whether the buffer was replaced (the
      * substeps outgrew it), so bind groups that use it must be rebuilt.
      */
-    public write(world: XpbdWorld, body: SoftBody, constraints: ConstraintRecords, dt: number, slots: number, poseBase: number): boolean {
+    public write(
+        world: XpbdWorld,
+        body: SoftBody,
+        constraints: ConstraintRecords,
+        dt: number,
+        slots: number,
+        poseBase: number,
+        attachmentBase: number,
+    ): boolean {
         const substeps = world.substeps;
         let replaced = false;
         if (this._floats.byteLength < substeps * UNIFORM_STRIDE) {
@@ -96,6 +105,7 @@ export class StepParams {
             u[o + W.dampPinned] = body.pins.kinematicCount > 0 ? 1 : 0;
             u[o + W.poseBase] = poseBase + s * Math.max(slots, 1) * POSE_VEC4S;
             u[o + W.pinLambdaBase] = constraints.pinLambdaBase;
+            u[o + W.attachmentBase] = attachmentBase;
         }
         this._device.queue.writeBuffer(this.buffer, 0, f.buffer, 0, substeps * UNIFORM_STRIDE);
         return replaced;

@@ -43,7 +43,7 @@ struct Params {
     poseBase: u32,          // vec4 index of this substep's first collider pose in the collider buffer
     pinLambdaBase: u32,     // index of the first soft-pin multiplier in the multiplier buffer
     gasOrientation: f32,    // +1 when the gas's surface winds counter-clockwise seen from outside, −1 inwards
-    pad0: f32,
+    attachmentBase: u32,    // vec4 index of the first collider-attachment record in the collider buffer
     pad1: f32,
     pad2: f32,
 }
@@ -84,6 +84,7 @@ export const ParamsWords = {
     poseBase: 30,
     pinLambdaBase: 31,
     gasOrientation: 32,
+    attachmentBase: 33,
 } as const;
 
 /** Particle-pass modes (`Dispatch.first` of a particle pass), combined as bits. */
@@ -96,4 +97,6 @@ export const PassMode = {
     Velocity: 4,
     /** The end of a solver pass without its tethers (run before the strain limit): soft pins and contacts. */
     Settle: 8,
+    /** The start of a step: particles attached to colliders onto their anchors (see `attachmentRecords.ts`). */
+    Carry: 16,
 } as const;

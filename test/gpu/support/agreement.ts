@@ -101,6 +101,8 @@ export interface Scene {
     world?: XpbdWorldOptions;
     /** What the host does to a body before step `step` (1-based): move pin targets, say. */
     beforeStep?: (body: SoftBody, step: number) => void;
+    /** Ties a fresh body to its world's colliders (`SoftBody.attachments`), before it is stepped. */
+    attach?: (body: SoftBody, colliders: readonly Collider[]) => void;
 }
 
 /**
@@ -111,15 +113,18 @@ export async function compareSolvers(device: GPUDevice, scene: Scene, steps: num
     const dt = 1 / 60;
     const cpuWorld = new XpbdWorld({ ...scene.world, timing: false });
     const cpu = scene.body();
-    cpuWorld.addBody(cpu);
     scene.colliders().forEach((c) => cpuWorld.addCollider(c));
-    const environment = (): XpbdWorld => {
+    scene.attach?.(cpu, cpuWorld.colliders);
+    cpuWorld.addBody(cpu);
+    const solver = (): Promise<GpuSoftBodySolver> => {
         const world = new XpbdWorld(scene.world);
         scene.colliders().forEach((c) => world.addCollider(c));
-        return world;
+        const body = scene.body();
+        scene.attach?.(body, world.colliders);
+        return GpuSoftBodySolver.create(device, body, world);
     };
-    const free = await GpuSoftBodySolver.create(device, scene.body(), environment());
-    const checker = await GpuSoftBodySolver.create(device, scene.body(), environment());
+    const free = await solver();
+    const checker = await solver();
     const substeps = cpuWorld.substeps;
     const h = dt / substeps;
     const roundings = roundingsPerSubstep(cpu, cpuWorld);
