@@ -29,8 +29,15 @@ export class ColliderRecords {
     private readonly _parameters = new Float64Array(19);
     private readonly _context = new SubstepContext();
 
+    /**
+     * The colliders the records were built from: a copy of the list given (the world's own list changes in place as
+     * colliders come and go, and {@link matches} compares against it).
+     */
+    public readonly colliders: readonly Collider[];
+
     /** @param colliders - the world's colliders, with shapes of any kind (layout: `SHAPES_WGSL`) */
-    public constructor(public readonly colliders: readonly Collider[]) {
+    public constructor(colliders: readonly Collider[]) {
+        this.colliders = colliders.slice();
         for (const collider of colliders) {
             this._firstSlot.set(collider, this.slotColliders.length);
             for (let s = 0; s < collider.shapes.length; s++) {
