@@ -44,9 +44,8 @@ export class AttachmentRecords {
     }
 
     /**
-     * Fills {@link data} from the body's attachments, with `slotOf` giving a collider's first shape slot (−1 for a
-     * collider that is not in the world: an error, as the GPU has no pose for it).
-     * @throws Error naming the particle whose collider is not among the world's
+     * Fills {@link data} from the body's attachments, with `slotOf` giving a collider's first shape slot (every
+     * attached particle's collider must be in the world: the solver frees the others first).
      */
     public write(body: SoftBody, slotOf: (collider: Collider) => number): void {
         const attachments = body.attachments;
@@ -59,9 +58,6 @@ export class AttachmentRecords {
             const p = attachments.particles[k];
             const collider = attachments.colliders[p] as Collider;
             const slot = slotOf(collider);
-            if (slot < 0) {
-                throw new Error(`particle ${p} is attached to a collider that is not in the world: the WebGPU solver has no pose for it`);
-            }
             const o = k * ATTACHMENT_VEC4S * 4;
             const ax = attachments.anchors[3 * p];
             const ay = attachments.anchors[3 * p + 1];

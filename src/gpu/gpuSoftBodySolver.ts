@@ -189,15 +189,16 @@ export class GpuSoftBodySolver {
         if (missing !== null) {
             throw new Error(`the WebGPU solver does not support ${missing} yet`);
         }
-        if (this._attachments.changed(body)) {
-            this._uploadPins();
-            this._groups = this._createGroups();
-        }
         if (!this._colliders.matches(world.colliders)) {
             this._colliders = new ColliderRecords(world.colliders);
             if (this._buffers.reserveImpulseWords(this._colliders.dynamicColliders.length * ACCUMULATOR_WORDS)) {
                 this._groups = this._createGroups();
             }
+        }
+        this._freeFromRemovedColliders();
+        if (this._attachments.changed(body)) {
+            this._uploadPins();
+            this._groups = this._createGroups();
         }
         const dynamic = this._colliders.dynamicColliders;
         this._impulses.prepare(dynamic, dt);
@@ -352,8 +353,12 @@ export class GpuSoftBodySolver {
     public async readFigures(residuals = false): Promise<GpuFigures> {
         const invH2 = this._invH2;
         const figures = await this._figures.read(this.stepCount, residuals);
-        // The gas's last projection of the step, for the body's `gas.volume` and `gas.appliedPressure`.
-        this.body.gas?._setMeasured(figures.gasVolume, figures.gasMultiplier, invH2);
+        // The gas's last projection of the step, for the body's `gas.volume` and `gas.appliedPressure` (a disabled
+        // gas was not projected: it keeps its last figures, as on the CPU).
+        const gas = this.body.gas;
+        if (gas !== null && gas.enabled) {
+            gas._setMeasured(figures.gasVolume, figures.gasMultiplier, invH2);
+        }
         if (figures.invalidParticles > 0) {
             // The read restored the last valid positions, whose w holds the inverse masses of then.
             this._inverseMassesDirty = true;
@@ -502,6 +507,25 @@ export class GpuSoftBodySolver {
         pass.setPipeline(this._pipelines.particlePass);
         this._bind(pass, this._groups.particle, params, record * UNIFORM_STRIDE);
         pass.dispatchWorkgroups(Math.ceil(this.body.particleCount / WORKGROUP_SIZE));
+    }
+
+    /**
+     * Frees the particles attached to colliders that left the world, as `XpbdWorld.removeCollider` frees those of
+     * the bodies in it (this body is not).
+     */
+    private _freeFromRemovedColliders(): void {
+        const attachments = this.body.attachments;
+        let k = 0;
+        while (k < attachments.count) {
+            const collider = attachments.colliders[attachments.particles[k]]!;
+            if (this._colliders.firstSlot(collider) < 0) {
+                // Every particle of that collider goes (all at k or later, in order): k is the next one kept.
+                attachments.detachCollider(collider);
+                this.body.wake();
+            } else {
+                k++;
+            }
+        }
     }
 
     /** Uploads what the pin weights decide: inverse masses (applied by the next step), pin slots and tethers. */

@@ -132,6 +132,33 @@ describeGpu("collider attachments on the WebGPU solver", (device) => {
         // Dragged, not left behind (a cloth let go would not move along x at all): it trails the box by its swing.
         expect(moved).toBeGreaterThan(0.3);
     }, 300_000);
+
+    test("a collider that leaves the world frees the particles tied to it, as the CPU world frees those of its bodies", async () => {
+        const world = new XpbdWorld();
+        const box = boxAbove(topLeft, ColliderMotion.Static);
+        world.addCollider(box);
+        const body = hangingCloth();
+        tie(body, 0, box);
+        const gpu = await GpuSoftBodySolver.create(device(), body, world);
+        try {
+            for (let s = 0; s < 10; s++) {
+                gpu.step(1 / 60);
+            }
+            const held = (await gpu.readPositions())[1];
+            world.removeCollider(box);
+            for (let s = 0; s < 10; s++) {
+                gpu.step(1 / 60);
+            }
+            const fallen = held - (await gpu.readPositions())[1];
+            console.log(`tied corner at ${held.toFixed(4)} m; freed, it fell ${fallen.toFixed(4)} m in 10 steps`);
+            expect(body.attachments.count).toBe(0);
+            // Held at its anchor, then free: it falls with the cloth, about ½ g t² = 0.136 m in 1/6 s.
+            expect(Math.abs(held - topLeft[1])).toBeLessThan(1e-5);
+            expect(fallen).toBeGreaterThan(0.1);
+        } finally {
+            gpu.dispose();
+        }
+    }, 300_000);
 });
 
 function centroidX(x: ArrayLike<number>): number {
