@@ -185,17 +185,18 @@ export class GpuSoftBodySolver {
             this._uploadPins();
             this._groups = this._createGroups();
         }
-        const missing = unsupportedGpuFeature(body);
-        if (missing !== null) {
-            throw new Error(`the WebGPU solver does not support ${missing} yet`);
-        }
         if (!this._colliders.matches(world.colliders)) {
             this._colliders = new ColliderRecords(world.colliders);
             if (this._buffers.reserveImpulseWords(this._colliders.dynamicColliders.length * ACCUMULATOR_WORDS)) {
                 this._groups = this._createGroups();
             }
         }
+        // Before the feature check: a particle tied to a dynamic collider that left the world is free.
         this._freeFromRemovedColliders();
+        const missing = unsupportedGpuFeature(body);
+        if (missing !== null) {
+            throw new Error(`the WebGPU solver does not support ${missing} yet`);
+        }
         if (this._attachments.changed(body)) {
             this._uploadPins();
             this._groups = this._createGroups();
