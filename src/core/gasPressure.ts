@@ -100,7 +100,7 @@ export class GasPressure implements ConstraintSet {
 
     /**
      * Takes what the last projection found from a solver that ran it elsewhere (the WebGPU solver's figures), so that
-     * {@link volume} and {@link appliedPressure} read as after a projection here.
+     * {@link GasPressure.volume} and {@link GasPressure.appliedPressure} read as after a projection here.
      * @param volume - the volume found (m³)
      * @param lambda - the multiplier after the projection
      * @param invH2 - 1 / h² of its substep (1/s²)
