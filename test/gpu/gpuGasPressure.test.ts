@@ -49,6 +49,17 @@ describeGpu("gas pressure on the WebGPU solver", (device) => {
         expect(gpuRatio).toBeGreaterThan(1.1);
     }, 300_000);
 
+    test("a shape-matched balloon (six constraint sets: the gas takes no compliance slot) agrees with the CPU", async () => {
+        const scene = {
+            body: () =>
+                balloon({ pressure: 2000, shapeMatchingCompliance: 1e-3, stretchCompliance: 0.005, shearCompliance: 0.005 }, RADIUS + 0.1),
+            colliders: ground,
+        };
+        const a = await compareSolvers(device(), scene, 15, [1, 10]);
+        expect(a.cpu.constraintSets).toHaveLength(6);
+        expectAgreement("shape-matched pressurised balloon", a);
+    }, 300_000);
+
     test("under its own 40 kg on the ground, 1 kPa holds the balloon up at the CPU's volume; pressure 0 lets it collapse", async () => {
         const options: SoftBodyOptions = { stretchCompliance: 0.005, shearCompliance: 0.005 };
         const scene = { body: () => balloon({ ...options, pressure: 1000 }, RADIUS + 0.02, 40), colliders: ground };
