@@ -49,9 +49,9 @@ export class GasPressure implements ConstraintSet {
     public readonly restVolume: number;
     /** Volume (m³) at the last projection. */
     public volume: number;
+    /** +1 when the triangles wind counter-clockwise seen from outside, −1 when inwards (from the rest volume's sign). */
+    public readonly orientation: number;
     private readonly _triangles: Int32Array;
-    /** +1 when the triangles wind counter-clockwise seen from outside, −1 when inwards. */
-    private readonly _orientation: number;
     /** ∂V/∂x per particle (m²), rebuilt every projection. */
     private readonly _gradient: Float64Array;
     private _invH2 = 0;
@@ -75,7 +75,7 @@ export class GasPressure implements ConstraintSet {
         this._gradient = new Float64Array(3 * particleCount);
         this.pressure = pressure;
         const v0 = enclosedVolume(triangles, restPositions);
-        this._orientation = v0 < 0 ? -1 : 1;
+        this.orientation = v0 < 0 ? -1 : 1;
         this.restVolume = Math.abs(v0);
         this.volume = this.restVolume;
     }
@@ -96,6 +96,19 @@ export class GasPressure implements ConstraintSet {
      */
     public get appliedPressure(): number {
         return this.lambdas[0] * this._invH2;
+    }
+
+    /**
+     * Takes what the last projection found from a solver that ran it elsewhere (the WebGPU solver's figures), so that
+     * {@link GasPressure.volume} and {@link GasPressure.appliedPressure} read as after a projection here.
+     * @param volume - the volume found (m³)
+     * @param lambda - the multiplier after the projection
+     * @param invH2 - 1 / h² of its substep (1/s²)
+     */
+    public _setMeasured(volume: number, lambda: number, invH2: number): void {
+        this.volume = volume;
+        this.lambdas[0] = lambda;
+        this._invH2 = invH2;
     }
 
     /** One projection of the volume constraint, with the gas law linearised at the volume it finds. */
@@ -140,7 +153,7 @@ export class GasPressure implements ConstraintSet {
             grad[c + 1] += gy;
             grad[c + 2] += gz;
         }
-        const s = this._orientation;
+        const s = this.orientation;
         const v = (s * six) / 6;
         this.volume = v;
         if (!(v > 0)) {

@@ -93,6 +93,7 @@ export class BodyBuffers {
             [ConstraintKernel.DihedralBend]: storage(constraints.records[ConstraintKernel.DihedralBend], "dihedral bend records"),
             [ConstraintKernel.Volume]: storage(constraints.records[ConstraintKernel.Volume], "volume records"),
             [ConstraintKernel.ShapeMatching]: storage(constraints.records[ConstraintKernel.ShapeMatching], "shape matching records"),
+            [ConstraintKernel.Gas]: storage(constraints.records[ConstraintKernel.Gas], "gas gradients"),
         };
         this.dispatches = createBuffer(_device, dispatchRecords, UNIFORM | COPY_DST, "dispatch records");
     }
@@ -154,7 +155,19 @@ export class BodyBuffers {
                 this.lambdas,
                 this.inverseMasses,
             ]),
-            constraint: kernels.map((kernel) => group(layouts.constraint, [p, d, this.positions, this.lambdas, this.records[kernel]])),
+            constraint: [
+                ...kernels.map((kernel) => group(layouts.constraint, [p, d, this.positions, this.lambdas, this.records[kernel]])),
+                group(layouts.gas, [
+                    p,
+                    d,
+                    this.positions,
+                    this.lambdas,
+                    this.triangles,
+                    this.incidence,
+                    this.info,
+                    this.records[ConstraintKernel.Gas],
+                ]),
+            ],
             particle: group(layouts.particle, [
                 p,
                 d,

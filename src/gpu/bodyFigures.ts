@@ -2,6 +2,7 @@ import { MAX_COORDINATE, type SoftBody } from "../core/index.js";
 import { ConstraintKernel, type ConstraintRecords } from "./bodyRecords.js";
 import { COPY_DST, COPY_SRC, MAP_READ, STORAGE, UNIFORM, createBuffer, type BodyBuffers } from "./bodyBuffers.js";
 import { FIGURE_INVALID, FIGURE_MOST_STRETCHED, FIGURE_PARAMS_SIZE, FIGURE_WORDS, FigureBendModel } from "./figuresShader.js";
+import { GAS_LAMBDA_WORDS } from "./gasPressureShader.js";
 import type { SolverPipelines } from "./gpuPipelines.js";
 import { WORKGROUP_SIZE } from "./predictShader.js";
 import type { ValidState } from "./validState.js";
@@ -50,6 +51,13 @@ export interface GpuFigures {
     volumeRatio: number;
     /** Whether this read also wrote the per-particle residual arrays (`stretchResidual`, `volumeResidual`, `bendResidual`). */
     residuals: boolean;
+    /** The volume (m³) the gas's last projection of the step found (as the core's `GasPressure.volume`); 0 without gas. */
+    gasVolume: number;
+    /**
+     * The gas's multiplier after its last projection of the step (as the core's `GasPressure.lambdas[0]`: over h², the
+     * pressure applied, Pa); 0 without gas.
+     */
+    gasMultiplier: number;
 }
 
 /**
@@ -88,7 +96,11 @@ export class BodyFigures {
         meanVolumeResidual: 0,
         volumeRatio: 0,
         residuals: false,
+        gasVolume: 0,
+        gasMultiplier: 0,
     };
+    /** Word of the gas's multiplier in the multiplier buffer, or −1 without gas. */
+    private readonly _gasWord: number;
     private _reading = false;
     private _disposed = false;
 
@@ -96,7 +108,7 @@ export class BodyFigures {
         private readonly _device: GPUDevice,
         private readonly _body: SoftBody,
         private readonly _pipelines: SolverPipelines,
-        buffers: BodyBuffers,
+        private readonly _buffers: BodyBuffers,
         constraints: ConstraintRecords,
         private readonly _validState: ValidState,
     ) {
@@ -127,21 +139,22 @@ export class BodyFigures {
                 : bendKernel === ConstraintKernel.DihedralBend
                   ? FigureBendModel.Dihedral
                   : FigureBendModel.Isometric;
+        this._gasWord = constraints.sets.find((s) => s.kernel === ConstraintKernel.Gas)?.firstLambda ?? -1;
         const n = _body.particleCount;
         this._params = createBuffer(_device, FIGURE_PARAMS_SIZE, UNIFORM | COPY_DST, "figure params");
         this._figures = createBuffer(_device, 4 * FIGURE_WORDS, STORAGE | COPY_SRC | COPY_DST, "figures");
         this._residual = createBuffer(_device, 12 * n, STORAGE | COPY_SRC | COPY_DST, "residuals");
-        this._staging = createBuffer(_device, 4 * FIGURE_WORDS + 12 * n, MAP_READ | COPY_DST, "figures read-back");
+        this._staging = createBuffer(_device, 4 * FIGURE_WORDS + 12 * n + 4 * GAS_LAMBDA_WORDS, MAP_READ | COPY_DST, "figures read-back");
         this._group = _device.createBindGroup({
             layout: _pipelines.layouts.figures,
             entries: [
                 this._params,
-                buffers.positions,
-                buffers.velocities,
-                buffers.masses,
-                buffers.records[ConstraintKernel.Distance],
-                buffers.records[ConstraintKernel.Volume],
-                buffers.records[bendKernel],
+                _buffers.positions,
+                _buffers.velocities,
+                _buffers.masses,
+                _buffers.records[ConstraintKernel.Distance],
+                _buffers.records[ConstraintKernel.Volume],
+                _buffers.records[bendKernel],
                 this._residual,
                 this._figures,
             ].map((buffer, binding) => ({ binding, resource: { buffer } })),
@@ -185,6 +198,10 @@ export class BodyFigures {
         encoder.copyBufferToBuffer(this._figures, 0, this._staging, 0, figureBytes);
         if (residuals) {
             encoder.copyBufferToBuffer(this._residual, 0, this._staging, figureBytes, 12 * n);
+        }
+        if (this._gasWord >= 0) {
+            // The gas's words as the step left them, copied rather than bound: the reduction binds 8 storage buffers.
+            encoder.copyBufferToBuffer(this._buffers.lambdas, 4 * this._gasWord, this._staging, figureBytes + 12 * n, 4 * GAS_LAMBDA_WORDS);
         }
         device.queue.submit([encoder.finish()]);
         try {
@@ -242,6 +259,9 @@ export class BodyFigures {
         r.maxVolumeResidual = words[7];
         r.meanVolumeResidual = tets > 0 ? words[8] / tets : 0;
         r.volumeRatio = tets > 0 ? words[9] / this._restVolume : 0;
+        const gas = FIGURE_WORDS + 3 * this._body.particleCount;
+        r.gasMultiplier = this._gasWord >= 0 ? words[gas] : 0;
+        r.gasVolume = this._gasWord >= 0 ? words[gas + 2] : 0;
         if (residuals) {
             // The residual words are the bits of non-negative f32s: read as floats they are the values.
             const n = this._body.particleCount;

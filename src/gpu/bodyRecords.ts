@@ -1,6 +1,7 @@
 import {
     BendConstraints,
     DistanceConstraints,
+    GasPressure,
     IsometricBendConstraints,
     ShapeMatching,
     TETHER_ANCHORS,
@@ -9,6 +10,7 @@ import {
     type SoftBody,
 } from "../core/index.js";
 import { colourBatches } from "./colourBatches.js";
+import { GAS_LAMBDA_WORDS } from "./gasPressureShader.js";
 import { shapeMatchingLambdaWords } from "./shapeMatchingShader.js";
 import { PassMode, UNIFORM_STRIDE } from "./substepParams.js";
 
@@ -20,6 +22,11 @@ export enum ConstraintKernel {
     Volume = 3,
     /** Two dispatches per projection: the fit, then the pull (see `shapeMatchingShader.ts`). */
     ShapeMatching = 4,
+    /**
+     * Two dispatches per projection: the volume's sum, then the push (see `gasPressureShader.ts`). Its records are
+     * the push's scratch: the gradient of the volume at each particle, written by the sum.
+     */
+    Gas = 5,
 }
 
 /** One of the body's constraint sets as the GPU holds it. */
@@ -43,6 +50,7 @@ export const RECORD_WORDS: Readonly<Record<ConstraintKernel, number>> = {
     [ConstraintKernel.DihedralBend]: 8,
     [ConstraintKernel.Volume]: 8,
     [ConstraintKernel.ShapeMatching]: 4,
+    [ConstraintKernel.Gas]: 4,
 };
 
 /** The kernel of a core constraint set, or null when the GPU has none for its kind. */
@@ -62,11 +70,14 @@ export function kernelOf(set: ConstraintSet): ConstraintKernel | null {
     if (set instanceof ShapeMatching) {
         return ConstraintKernel.ShapeMatching;
     }
+    if (set instanceof GasPressure) {
+        return ConstraintKernel.Gas;
+    }
     return null;
 }
 
 /** Particle indices per constraint of each kernel of indexed constraints. */
-const ARITY: Readonly<Record<Exclude<ConstraintKernel, ConstraintKernel.ShapeMatching>, number>> = {
+const ARITY: Readonly<Record<Exclude<ConstraintKernel, ConstraintKernel.ShapeMatching | ConstraintKernel.Gas>, number>> = {
     [ConstraintKernel.Distance]: 2,
     [ConstraintKernel.IsometricBend]: 4,
     [ConstraintKernel.DihedralBend]: 4,
@@ -89,24 +100,28 @@ export interface ConstraintRecords {
     readonly lambdaCount: number;
 }
 
-/** Packs the body's constraint sets; throws naming a set whose kind the GPU cannot project. */
+/**
+ * Packs the body's constraint sets; throws naming a set whose kind the GPU cannot project. The gas has no compliance
+ * slot (its compliance follows its volume, see `gasPressureShader.ts`), so it does not count towards the five.
+ */
 export function packConstraints(body: SoftBody): ConstraintRecords {
-    if (body.constraintSets.length > 5) {
+    const compliant = body.constraintSets.filter((set) => !(set instanceof GasPressure)).length;
+    if (compliant > 5) {
         throw new Error(
-            `the WebGPU solver holds 5 constraint sets per body (compliances in Params.alpha and alpha4), the body has ${body.constraintSets.length}`,
+            `the WebGPU solver holds 5 constraint sets per body besides the gas (compliances in Params.alpha and alpha4), the body has ${compliant}`,
         );
     }
     const sets: GpuConstraintSet[] = [];
-    const counts = [0, 0, 0, 0, 0];
+    const counts = [0, 0, 0, 0, 0, 0];
     let lambdas = 0;
     for (const set of body.constraintSets) {
         const kernel = kernelOf(set);
         if (kernel === null) {
             throw new Error(`the WebGPU solver has no kernel for ${set.getClassName()}`);
         }
-        // Shape matching is one fit and one pull per particle: a single batch.
+        // Shape matching is one fit and one pull per particle, the gas one sum and one push: a single batch.
         const starts =
-            kernel === ConstraintKernel.ShapeMatching
+            kernel === ConstraintKernel.ShapeMatching || kernel === ConstraintKernel.Gas
                 ? Int32Array.of(0, set.count)
                 : colourBatches(
                       (set as DistanceConstraints | BendConstraints | IsometricBendConstraints | VolumeConstraints).indices,
@@ -115,11 +130,20 @@ export function packConstraints(body: SoftBody): ConstraintRecords {
                   );
         sets.push({ set, kernel, firstRecord: counts[kernel], firstLambda: lambdas, starts });
         counts[kernel] += set.count;
-        lambdas += kernel === ConstraintKernel.ShapeMatching ? shapeMatchingLambdaWords(set.count) : set.count;
+        lambdas +=
+            kernel === ConstraintKernel.ShapeMatching
+                ? shapeMatchingLambdaWords(set.count)
+                : kernel === ConstraintKernel.Gas
+                  ? GAS_LAMBDA_WORDS
+                  : set.count;
     }
+    // The gas's records are its gradients, one per particle (a body has one gas at most).
+    counts[ConstraintKernel.Gas] = counts[ConstraintKernel.Gas] > 0 ? body.particleCount : 0;
     const buffers = counts.map((count, kernel) => new ArrayBuffer(Math.max(count, 1) * RECORD_WORDS[kernel as ConstraintKernel] * 4));
     for (const gpuSet of sets) {
-        writeRecords(gpuSet, buffers[gpuSet.kernel]);
+        if (gpuSet.kernel !== ConstraintKernel.Gas) {
+            writeRecords(gpuSet, buffers[gpuSet.kernel]);
+        }
     }
     return {
         sets,
@@ -129,6 +153,7 @@ export function packConstraints(body: SoftBody): ConstraintRecords {
             [ConstraintKernel.DihedralBend]: buffers[2],
             [ConstraintKernel.Volume]: buffers[3],
             [ConstraintKernel.ShapeMatching]: buffers[4],
+            [ConstraintKernel.Gas]: buffers[5],
         },
         pinLambdaBase: lambdas,
         lambdaCount: lambdas + body.particleCount,
@@ -180,6 +205,8 @@ export interface PassRecords {
     readonly last: number;
     /** The end of the last pass after the strain limit (its tethers ran before it, with `head`) and the velocities. */
     readonly settleLast: number;
+    /** Before the substeps: attached particles onto their anchors. */
+    readonly carry: number;
 }
 
 /**
@@ -198,13 +225,14 @@ export function packDispatches(constraints: ConstraintRecords): { records: Uint3
         }
     });
     const first = words.length;
-    const passRecord = { head: first, between: first + 1, last: first + 2, tail: first + 3, settleLast: first + 4 };
+    const passRecord = { head: first, between: first + 1, last: first + 2, tail: first + 3, settleLast: first + 4, carry: first + 5 };
     words.push(
         [PassMode.Head, 0, 0, 0],
         [PassMode.Tail | PassMode.Head, 0, 0, 0],
         [PassMode.Tail | PassMode.Velocity, 0, 0, 0],
         [PassMode.Tail, 0, 0, 0],
         [PassMode.Settle | PassMode.Velocity, 0, 0, 0],
+        [PassMode.Carry, 0, 0, 0],
     );
     const records = new Uint32Array((words.length * UNIFORM_STRIDE) / 4);
     words.forEach((record, k) => records.set(record, (k * UNIFORM_STRIDE) / 4));
@@ -272,8 +300,9 @@ export function packTriangles(body: SoftBody): { triangles: Uint32Array; inciden
 }
 
 /**
- * What the pins and tethers give the GPU, rebuilt whenever pin weights change: per particle its pin slot and its
- * incidence range (`info`, 4 int32 each), its tethers (4 anchors, −1 past the last, then 4 lengths), the inverse
+ * What the pins and tethers give the GPU, rebuilt whenever pin weights or collider attachments change: per particle
+ * its pin slot, its incidence range and its attachment record (−1: none; see `attachmentRecords.ts`) (`info`, 4
+ * int32 each), its tethers (4 anchors, −1 past the last, then 4 lengths), the inverse
  * masses, and the slots' particles in order (weight-1 pins, then soft pins) with each slot's soft-pin compliance
  * (−1 for a weight-1 pin).
  */
@@ -294,6 +323,11 @@ export function packPins(
         info[4 * p] = -1;
         info[4 * p + 1] = incidenceStarts[p];
         info[4 * p + 2] = incidenceStarts[p + 1];
+        info[4 * p + 3] = -1;
+    }
+    const attachments = body.attachments;
+    for (let k = 0; k < attachments.count; k++) {
+        info[4 * attachments.particles[k] + 3] = k;
     }
     for (let s = 0; s < slotCount; s++) {
         const kinematic = s < pins.kinematicCount;

@@ -22,14 +22,24 @@ export class ColliderRecords {
     /** Pose records, {@link POSE_VEC4S} vec4s per slot and substep (filled by {@link writePoses}). */
     public poses: Float32Array = new Float32Array(0);
 
+    /** Each collider's first shape slot. */
+    private readonly _firstSlot = new Map<Collider, number>();
     /** A collider the poses are advanced on, so that the world's are left alone (`_integrate` is the core's, once). */
     private readonly _scratch = new Collider([{ kind: "sphere", center: [0, 0, 0], radius: 1 }], { motion: ColliderMotion.Kinematic });
     private readonly _parameters = new Float64Array(19);
     private readonly _context = new SubstepContext();
 
+    /**
+     * The colliders the records were built from: a copy of the list given (the world's own list changes in place as
+     * colliders come and go, and {@link matches} compares against it).
+     */
+    public readonly colliders: readonly Collider[];
+
     /** @param colliders - the world's colliders, with shapes of any kind (layout: `SHAPES_WGSL`) */
-    public constructor(public readonly colliders: readonly Collider[]) {
+    public constructor(colliders: readonly Collider[]) {
+        this.colliders = colliders.slice();
         for (const collider of colliders) {
+            this._firstSlot.set(collider, this.slotColliders.length);
             for (let s = 0; s < collider.shapes.length; s++) {
                 this.slotColliders.push(collider);
             }
@@ -77,6 +87,11 @@ export class ColliderRecords {
                 }
             }
         });
+    }
+
+    /** The first shape slot of `collider` (its pose records are that slot's), or −1 when it is not in the list. */
+    public firstSlot(collider: Collider): number {
+        return this._firstSlot.get(collider) ?? -1;
     }
 
     /**
@@ -208,9 +223,10 @@ function shapeBlock(shape: ColliderShape): Float32Array {
 
 /**
  * The first feature of `body` that the WebGPU solver does not have yet, named for a message, or null when the GPU
- * can simulate it (with colliders of every shape and motion, bouncing or not). Missing today: self-collision,
- * attachments to colliders (ropes tied to bodies), level of detail, and constraint kinds without a kernel (gas
- * pressure). Dynamic colliders are coupled one step late (see docs/webgpu.md): the caller decides where
+ * can simulate it (with colliders of every shape and motion, bouncing or not, gas pressure, and particles attached
+ * to static and kinematic colliders). Missing today: self-collision, attachments to dynamic colliders (ropes tied to
+ * bodies that move under their forces, whose held solve moves the body within the step), level of detail, and
+ * constraint kinds without a kernel (none of the core's today). Dynamic colliders are coupled one step late (see docs/webgpu.md): the caller decides where
  * that is not good enough (the plugin moves a soft body that a dynamic body rests on to the CPU). What the GPU does
  * differently without changing the motion (figures reduced on demand, sleep left to the host, no contact figures,
  * no events) is not a missing feature: see docs/webgpu.md.
@@ -219,8 +235,11 @@ export function unsupportedGpuFeature(body: SoftBody): string | null {
     if (body.selfCollision) {
         return "self-collision";
     }
-    if (body.attachments.count > 0) {
-        return "collider attachments";
+    const attachments = body.attachments;
+    for (let k = 0; k < attachments.count; k++) {
+        if (attachments.colliders[attachments.particles[k]]!.motion === ColliderMotion.Dynamic) {
+            return "collider attachments to dynamic bodies";
+        }
     }
     if (body.substeps > 0 || body.holdAsleep) {
         return "level of detail (SoftBody.substeps, holdAsleep)";

@@ -3,6 +3,7 @@ import { ConstraintKernel } from "./bodyRecords.js";
 import { DIHEDRAL_BEND_WGSL, DISTANCE_WGSL, ISOMETRIC_BEND_WGSL, STRAIN_LIMIT_WGSL, VOLUME_WGSL } from "./constraintShaders.js";
 import { DAMPING_WGSL } from "./dampingShader.js";
 import { FIGURES_WGSL } from "./figuresShader.js";
+import { GAS_PRESSURE_WGSL } from "./gasPressureShader.js";
 import { PARTICLE_PASS_WGSL } from "./particlePassShader.js";
 import { PREDICT_WGSL } from "./predictShader.js";
 import { RENDER_MESH_WGSL } from "./renderMeshShader.js";
@@ -28,6 +29,7 @@ const LAYOUTS = {
         "read-only-storage",
     ],
     constraint: ["uniform", "uniform", "storage", "storage", "read-only-storage"],
+    gas: ["uniform", "uniform", "storage", "storage", "read-only-storage", "read-only-storage", "read-only-storage", "storage"],
     particle: [
         "uniform",
         "uniform",
@@ -83,10 +85,12 @@ export interface SolverPipelines {
     readonly layouts: Readonly<Record<LayoutName, GPUBindGroupLayout>>;
     readonly predict: GPUComputePipeline;
     readonly setInverseMasses: GPUComputePipeline;
-    /** Each kernel's projection (shape matching's pull, after {@link shapeMatchingFit}). */
+    /** Each kernel's projection (shape matching's pull, after {@link shapeMatchingFit}; the gas's push, after {@link gasSum}). */
     readonly constraints: Readonly<Record<ConstraintKernel, GPUComputePipeline>>;
     /** Shape matching's fit, one workgroup before each pull (see `shapeMatchingShader.ts`). */
     readonly shapeMatchingFit: GPUComputePipeline;
+    /** The gas's volume and multiplier, one workgroup before each push (see `gasPressureShader.ts`). */
+    readonly gasSum: GPUComputePipeline;
     /** One run of the strain limit's sweep (see `strainLimitPass.ts`). */
     readonly strainLimit: GPUComputePipeline;
     readonly particlePass: GPUComputePipeline;
@@ -178,6 +182,8 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         shapeMatchingFit,
         shapeMatchingPull,
         strainLimit,
+        gasSum,
+        gasPush,
     ] = await Promise.all([
         pipeline("predict", PREDICT_WGSL, "predict", "predict"),
         pipeline("predict", PREDICT_WGSL, "setInverseMasses", "inverse masses"),
@@ -197,6 +203,8 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("constraint", SHAPE_MATCHING_WGSL, "fit", "shape matching fit"),
         pipeline("constraint", SHAPE_MATCHING_WGSL, "apply", "shape matching pull"),
         pipeline("constraint", STRAIN_LIMIT_WGSL, "main", "strain limit"),
+        pipeline("gas", GAS_PRESSURE_WGSL, "sum", "gas sum"),
+        pipeline("gas", GAS_PRESSURE_WGSL, "push", "gas push"),
     ]);
     return {
         layouts,
@@ -208,8 +216,10 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
             [ConstraintKernel.DihedralBend]: dihedral,
             [ConstraintKernel.Volume]: volume,
             [ConstraintKernel.ShapeMatching]: shapeMatchingPull,
+            [ConstraintKernel.Gas]: gasPush,
         },
         shapeMatchingFit,
+        gasSum,
         strainLimit,
         particlePass,
         triangleForces,

@@ -1,4 +1,4 @@
-import { strainLimitActive, type SoftBody, type XpbdWorld } from "../core/index.js";
+import { strainLimitActive, type Collider, type SoftBody, type XpbdWorld } from "../core/index.js";
 import {
     ConstraintKernel,
     packConstraints,
@@ -10,6 +10,7 @@ import {
     type PassRecords,
 } from "./bodyRecords.js";
 import { BodyFigures, type GpuFigures } from "./bodyFigures.js";
+import { ATTACHMENT_VEC4S, AttachmentRecords } from "./attachmentRecords.js";
 import { ACCUMULATOR_WORDS, ColliderImpulses, type StepImpulses } from "./colliderImpulses.js";
 import { ColliderRecords, unsupportedGpuFeature } from "./colliderRecords.js";
 import { compiledSolverPipelines, solverPipelines, type SolverPipelines } from "./gpuPipelines.js";
@@ -25,7 +26,7 @@ import { ValidState } from "./validState.js";
 /**
  * One soft body simulated on a WebGPU device: the same substep loop as {@link XpbdWorld.step} (prediction with
  * gravity, external and aerodynamic forces, weight-1 pins on their moving targets; per pass tethers, the constraint
- * sets colour batch by colour batch (shape matching included), in the last pass the strain limit, soft pins and
+ * sets colour batch by colour batch (shape matching and the gas included), in the last pass the strain limit, soft pins and
  * collider contacts with friction; velocities and restitution; deformation damping),
  * in f32, in one command buffer per step. Inside a step nothing waits for the GPU: the step writes its uniforms and
  * collider poses, encodes every dispatch and submits. Positions come back only when asked ({@link readPositions}).
@@ -41,8 +42,9 @@ import { ValidState } from "./validState.js";
  * asynchronously for the host to apply ({@link consumeColliderImpulses}). The body's figures (kinetic energy, the
  * fastest free particle, edge ratios, volume, the per-particle residuals) are reduced on the GPU when asked
  * ({@link readFigures}); the host decides sleep from them ({@link stopMotion}) and raises the events; a read that
- * finds a non-finite state restores the last valid one. Not yet on the GPU (see docs/webgpu.md): self-collision,
- * attachments ({@link unsupportedGpuFeature} names them, and construction refuses them).
+ * finds a non-finite state restores the last valid one. Particles attached to static and kinematic colliders follow
+ * them as on the CPU. Not yet on the GPU (see docs/webgpu.md): self-collision, attachments to dynamic colliders
+ * ({@link unsupportedGpuFeature} names them, and construction refuses them).
  */
 export class GpuSoftBodySolver {
     /** Steps taken. */
@@ -80,6 +82,12 @@ export class GpuSoftBodySolver {
     private readonly _strain: StrainLimitPass | null;
     /** Whether the strain limit acts in the step being encoded (`strainLimitActive`, from the body's last figures). */
     private _straining = false;
+    /** 1 / h² of the last step's substeps (1/s²): what the gas's multiplier is read over. */
+    private _invH2 = 0;
+    /** The body's collider attachments as the particle pass reads them. */
+    private readonly _attachments = new AttachmentRecords();
+    /** A collider's first shape slot in the current records (made once: the step allocates nothing). */
+    private readonly _slotOf = (collider: Collider): number => this._colliders.firstSlot(collider);
 
     private constructor(
         /** The device the body lives on. */
@@ -177,19 +185,26 @@ export class GpuSoftBodySolver {
             this._uploadPins();
             this._groups = this._createGroups();
         }
-        const missing = unsupportedGpuFeature(body);
-        if (missing !== null) {
-            throw new Error(`the WebGPU solver does not support ${missing} yet`);
-        }
         if (!this._colliders.matches(world.colliders)) {
             this._colliders = new ColliderRecords(world.colliders);
             if (this._buffers.reserveImpulseWords(this._colliders.dynamicColliders.length * ACCUMULATOR_WORDS)) {
                 this._groups = this._createGroups();
             }
         }
+        // Before the feature check: a particle tied to a dynamic collider that left the world is free.
+        this._freeFromRemovedColliders();
+        const missing = unsupportedGpuFeature(body);
+        if (missing !== null) {
+            throw new Error(`the WebGPU solver does not support ${missing} yet`);
+        }
+        if (this._attachments.changed(body)) {
+            this._uploadPins();
+            this._groups = this._createGroups();
+        }
         const dynamic = this._colliders.dynamicColliders;
         this._impulses.prepare(dynamic, dt);
         const substeps = world.substeps;
+        this._invH2 = (substeps / dt) ** 2;
         const slots = this._colliders.slotColliders.length;
         const shapeBytes = this._colliders.shapes.byteLength;
         if (this._colliderBufferRecords !== this._colliders || this._colliderBuffer.size < this._colliderBytes(substeps)) {
@@ -199,7 +214,13 @@ export class GpuSoftBodySolver {
         }
         this._colliders.writePoses(body, dt, substeps, this._buffers.impulseBase, this._impulses.scales);
         device.queue.writeBuffer(this._colliderBuffer, shapeBytes, this._colliders.poses);
-        const paramsChanged = this._params.write(world, body, this._constraints, dt, slots, shapeBytes / 16);
+        const attachmentBytes = shapeBytes + this._colliders.poses.byteLength;
+        const attached = body.attachments.count;
+        if (attached > 0) {
+            this._attachments.write(body, this._slotOf);
+            device.queue.writeBuffer(this._colliderBuffer, attachmentBytes, this._attachments.data, 0, attached * ATTACHMENT_VEC4S * 4);
+        }
+        const paramsChanged = this._params.write(world, body, this._constraints, dt, slots, shapeBytes / 16, attachmentBytes / 16);
         if (paramsChanged) {
             this._groups = this._createGroups();
         }
@@ -326,9 +347,19 @@ export class GpuSoftBodySolver {
      * none, after the steps submitted meanwhile; the host reports it. The CPU world does this at the end of the very
      * step, from the state of the step before; here the state restored is that of the last valid read, and the
      * steps between it and the read that found the fault are lost.
+     *
+     * A body with gas gets its gas's `volume` and `appliedPressure` from the read: those of the gas's last projection
+     * in the step measured, as the core's projection leaves them.
      */
     public async readFigures(residuals = false): Promise<GpuFigures> {
+        const invH2 = this._invH2;
         const figures = await this._figures.read(this.stepCount, residuals);
+        // The gas's last projection of the step, for the body's `gas.volume` and `gas.appliedPressure` (a disabled
+        // gas was not projected: it keeps its last figures, as on the CPU).
+        const gas = this.body.gas;
+        if (gas !== null && gas.enabled) {
+            gas._setMeasured(figures.gasVolume, figures.gasMultiplier, invH2);
+        }
         if (figures.invalidParticles > 0) {
             // The read restored the last valid positions, whose w holds the inverse masses of then.
             this._inverseMassesDirty = true;
@@ -397,6 +428,10 @@ export class GpuSoftBodySolver {
         pass.setPipeline(p.gatherForces);
         this._bind(pass, g.aerodynamics, step0);
         pass.dispatchWorkgroups(groups(n));
+        if (this.body.attachments.count > 0) {
+            // As `XpbdWorld`'s step start: attached particles onto their anchors, where the host left the colliders.
+            this._particlePass(pass, step0, this._passRecord.carry);
+        }
         const tethers = this._params.tethers;
         const passes = 2 * this.world.iterations;
         // As `XpbdWorld`: a later pass opens with tethers only where soft pins or colliders may move particles.
@@ -441,10 +476,10 @@ export class GpuSoftBodySolver {
             if (!gpuSet.set.enabled || gpuSet.set.count === 0) {
                 continue;
             }
-            if (gpuSet.kernel === ConstraintKernel.ShapeMatching) {
-                // The fit (one workgroup), then the pull: one batch.
+            if (gpuSet.kernel === ConstraintKernel.ShapeMatching || gpuSet.kernel === ConstraintKernel.Gas) {
+                // The fit or the volume's sum (one workgroup), then the pull or the push: one batch.
                 this._bind(pass, this._groups.constraint[gpuSet.kernel], params, this._firstBatch[k] * UNIFORM_STRIDE);
-                pass.setPipeline(this._pipelines.shapeMatchingFit);
+                pass.setPipeline(gpuSet.kernel === ConstraintKernel.Gas ? this._pipelines.gasSum : this._pipelines.shapeMatchingFit);
                 pass.dispatchWorkgroups(1);
             }
             pass.setPipeline(this._pipelines.constraints[gpuSet.kernel]);
@@ -453,7 +488,10 @@ export class GpuSoftBodySolver {
             for (let b = 0; b < batches; b++) {
                 const batch = reverse ? batches - 1 - b : b;
                 this._bind(pass, this._groups.constraint[gpuSet.kernel], params, (this._firstBatch[k] + batch) * UNIFORM_STRIDE);
-                pass.dispatchWorkgroups(Math.ceil((gpuSet.starts[batch + 1] - gpuSet.starts[batch]) / WORKGROUP_SIZE));
+                // The gas's one constraint pushes every particle.
+                const threads =
+                    gpuSet.kernel === ConstraintKernel.Gas ? this.body.particleCount : gpuSet.starts[batch + 1] - gpuSet.starts[batch];
+                pass.dispatchWorkgroups(Math.ceil(threads / WORKGROUP_SIZE));
             }
         }
     }
@@ -472,6 +510,25 @@ export class GpuSoftBodySolver {
         pass.dispatchWorkgroups(Math.ceil(this.body.particleCount / WORKGROUP_SIZE));
     }
 
+    /**
+     * Frees the particles attached to colliders that left the world, as `XpbdWorld.removeCollider` frees those of
+     * the bodies in it (this body is not).
+     */
+    private _freeFromRemovedColliders(): void {
+        const attachments = this.body.attachments;
+        let k = 0;
+        while (k < attachments.count) {
+            const collider = attachments.colliders[attachments.particles[k]]!;
+            if (this._colliders.firstSlot(collider) < 0) {
+                // Every particle of that collider goes (all at k or later, in order): k is the next one kept.
+                attachments.detachCollider(collider);
+                this.body.wake();
+            } else {
+                k++;
+            }
+        }
+    }
+
     /** Uploads what the pin weights decide: inverse masses (applied by the next step), pin slots and tethers. */
     private _uploadPins(): void {
         const packed = packPins(this.body, this._incidenceStarts);
@@ -483,6 +540,7 @@ export class GpuSoftBodySolver {
         this._pinCompliances = packed.compliances;
         this._pinData = new Float32Array(Math.max(packed.slots.length, 1) * 8);
         this._inverseMassesDirty = true;
+        this._attachments.accept(this.body);
         // The levels from the pins decide the sweep's order and which end of an edge stays.
         this._strain?.upload(this.body);
     }
@@ -506,9 +564,13 @@ export class GpuSoftBodySolver {
         this.device.queue.writeBuffer(this._buffers.pins, 0, data);
     }
 
-    /** Bytes of the collider buffer: the shape records, then a pose record per shape and substep. */
+    /** Bytes of the collider buffer: the shape records, a pose record per shape and substep, the attachment records. */
     private _colliderBytes(substeps: number): number {
-        return this._colliders.shapes.byteLength + Math.max(this._colliders.slotColliders.length, 1) * substeps * POSE_VEC4S * 16;
+        return (
+            this._colliders.shapes.byteLength +
+            Math.max(this._colliders.slotColliders.length, 1) * substeps * POSE_VEC4S * 16 +
+            this.body.attachments.count * ATTACHMENT_VEC4S * 16
+        );
     }
 
     /** A collider buffer for the current records, with their shapes written (once per collider list). */

@@ -1,4 +1,5 @@
 import { RESTITUTION_THRESHOLD } from "../core/index.js";
+import { ATTACHMENT_VEC4S } from "./attachmentRecords.js";
 import { SHAPES_WGSL, SHAPE_VEC4S } from "./colliderShapesShader.js";
 import { PIN_WGSL, WORKGROUP_SIZE } from "./predictShader.js";
 import { PARAMS_WGSL, PassMode } from "./substepParams.js";
@@ -13,6 +14,9 @@ export const POSE_VEC4S = 7;
  * soft pin, the contacts with every collider shape, friction included) and the start of the next (tethers), fused
  * because each of them moves only its own particle and reads only weight-1 pins, which none of them moves; and, at
  * the end of the substep, the velocities with restitution (from the touch records, see {@link TOUCH_WORDS}).
+ * A particle attached to a collider (`info.w`, its attachment record; see `attachmentRecords.ts`) goes onto its
+ * anchor after the contacts, as the core's `ColliderAttachments.project` (static and kinematic colliders), and
+ * onto the anchor at the step's start in the `Carry` mode, as `carry`.
  * `Dispatch.first` holds the {@link PassMode} bits. The collider shapes' queries are `SHAPES_WGSL`'s.
  *
  * A pose record (per shape and substep): 0 position and μs, 1–3 the rotation's rows with μk, the filter flag and the
@@ -164,6 +168,26 @@ fn applyFriction(base: u32, us: f32, uk: f32, x: vec3<f32>, before: vec3<f32>, n
     return x - (w * (removed / w)) * (slip / slipLength);
 }
 
+/**
+ * The collider attachment of particle k (the core's \`ColliderAttachments.project\` for a static or kinematic
+ * collider, the only ones the GPU takes: \`unsupportedGpuFeature\`): the particle goes onto its anchor, at its
+ * collider's pose in this substep.
+ */
+fn projectAttachment(k: u32, x: vec3<f32>) -> vec3<f32> {
+    let record = info[k].w;
+    if (record < 0) {
+        return x;
+    }
+    let a = colliders[P.attachmentBase + ${ATTACHMENT_VEC4S}u * u32(record)];
+    let base = P.poseBase + u32(a.w) * ${POSE_VEC4S}u;
+    let anchor = colliders[base].xyz + vec3<f32>(
+        dot(colliders[base + 1u].xyz, a.xyz),
+        dot(colliders[base + 2u].xyz, a.xyz),
+        dot(colliders[base + 3u].xyz, a.xyz),
+    );
+    return anchor;
+}
+
 fn projectContacts(k: u32, x0: vec3<f32>, w: f32) -> vec3<f32> {
     var x = x0;
     let before = prev[k].xyz;
@@ -217,6 +241,10 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
             }
             x = projectSoftPin(k, x, p.w);
             x = projectContacts(k, x, p.w);
+            x = projectAttachment(k, x);
+        }
+        if ((mode & ${PassMode.Carry}u) != 0u && info[k].w >= 0) {
+            x = colliders[P.attachmentBase + ${ATTACHMENT_VEC4S}u * u32(info[k].w) + 1u].xyz;
         }
         if ((mode & ${PassMode.Head}u) != 0u && P.tethers != 0u) {
             x = projectTethers(k, x);

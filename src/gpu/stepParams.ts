@@ -38,10 +38,19 @@ export class StepParams {
 
     /**
      * Computes and uploads the records of a step of length `dt`. `poseBase` is the vec4 index where the pose records
-     * start in the collider buffer, `slots` the number of collider shapes. Returns whether the buffer was replaced (the
+     * start in the collider buffer, `attachmentBase` where the attachment records do, `slots` the number of collider
+     * shapes. Returns whether the buffer was replaced (the
      * substeps outgrew it), so bind groups that use it must be rebuilt.
      */
-    public write(world: XpbdWorld, body: SoftBody, constraints: ConstraintRecords, dt: number, slots: number, poseBase: number): boolean {
+    public write(
+        world: XpbdWorld,
+        body: SoftBody,
+        constraints: ConstraintRecords,
+        dt: number,
+        slots: number,
+        poseBase: number,
+        attachmentBase: number,
+    ): boolean {
         const substeps = world.substeps;
         let replaced = false;
         if (this._floats.byteLength < substeps * UNIFORM_STRIDE) {
@@ -59,9 +68,12 @@ export class StepParams {
         this.aerodynamics = air !== 0 && body.windScale !== 0 && body.triangles.length > 0;
         this.tethers = body.tethers.enabled && body.tethers.count > 0;
         const alpha = this._alpha;
-        for (let k = 0; k < body.constraintSets.length; k++) {
+        // The gas, last when present, reads no compliance slot (see `packConstraints`).
+        for (let k = 0; k < Math.min(body.constraintSets.length, alpha.length); k++) {
             alpha[k] = body.constraintSets[k].compliance * invH2;
         }
+        const gas = body.gas;
+        const gasPressureVolume = gas === null ? 0 : gas.pressure * gas.restVolume;
         const W = ParamsWords;
         for (let s = 0; s < substeps; s++) {
             const o = (s * UNIFORM_STRIDE) / 4;
@@ -78,6 +90,8 @@ export class StepParams {
             f[o + W.dt] = dt;
             f[o + W.thickness] = body.thickness;
             f[o + W.strainLimit] = body.strainLimit;
+            f[o + W.gasPressureVolume] = gasPressureVolume;
+            f[o + W.gasOrientation] = gas === null ? 1 : gas.orientation;
             f[o + W.invH2] = invH2;
             f[o + W.tetherSlack] = body.tethers.slack;
             f[o + W.dampingFactor] = 1 - Math.exp(-body.damping * dt);
@@ -91,6 +105,7 @@ export class StepParams {
             u[o + W.dampPinned] = body.pins.kinematicCount > 0 ? 1 : 0;
             u[o + W.poseBase] = poseBase + s * Math.max(slots, 1) * POSE_VEC4S;
             u[o + W.pinLambdaBase] = constraints.pinLambdaBase;
+            u[o + W.attachmentBase] = attachmentBase;
         }
         this._device.queue.writeBuffer(this.buffer, 0, f.buffer, 0, substeps * UNIFORM_STRIDE);
         return replaced;

@@ -9,7 +9,7 @@
 export const UNIFORM_STRIDE = 256;
 
 /** Bytes of one `Params` record. */
-export const PARAMS_SIZE = 128;
+export const PARAMS_SIZE = 144;
 
 /** Bytes of one `Dispatch` record. */
 export const DISPATCH_SIZE = 16;
@@ -33,7 +33,7 @@ struct Params {
     liftCoefficient: f32,
     alpha4: f32,            // compliance / h² of a fifth set (shape matching)
     strainLimit: f32,       // the body's strain limit (edge ratio), read by the strain-limit pass
-    pad2: f32,
+    gasPressureVolume: f32, // P V₀ of the body's gas (Pa m³, 0: none), read by the gas kernels
     particleCount: u32,
     lambdaCount: u32,
     triangleCount: u32,
@@ -42,6 +42,10 @@ struct Params {
     dampPinned: u32,        // 1 when damping is relative to the pinned particles' rigid motion
     poseBase: u32,          // vec4 index of this substep's first collider pose in the collider buffer
     pinLambdaBase: u32,     // index of the first soft-pin multiplier in the multiplier buffer
+    gasOrientation: f32,    // +1 when the gas's surface winds counter-clockwise seen from outside, −1 inwards
+    attachmentBase: u32,    // vec4 index of the first collider-attachment record in the collider buffer
+    pad1: f32,
+    pad2: f32,
 }
 
 struct Dispatch {
@@ -70,6 +74,7 @@ export const ParamsWords = {
     liftCoefficient: 20,
     alpha4: 21,
     strainLimit: 22,
+    gasPressureVolume: 23,
     particleCount: 24,
     lambdaCount: 25,
     triangleCount: 26,
@@ -78,6 +83,8 @@ export const ParamsWords = {
     dampPinned: 29,
     poseBase: 30,
     pinLambdaBase: 31,
+    gasOrientation: 32,
+    attachmentBase: 33,
 } as const;
 
 /** Particle-pass modes (`Dispatch.first` of a particle pass), combined as bits. */
@@ -90,4 +97,6 @@ export const PassMode = {
     Velocity: 4,
     /** The end of a solver pass without its tethers (run before the strain limit): soft pins and contacts. */
     Settle: 8,
+    /** The start of a step: particles attached to colliders onto their anchors (see `attachmentRecords.ts`). */
+    Carry: 16,
 } as const;

@@ -7,11 +7,14 @@ import { Logger } from "@babylonjs/core/Misc/logger";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
+import { CreateIcoSphere } from "@babylonjs/core/Meshes/Builders/icoSphereBuilder";
 import { PhysicsMotionType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
 import { createBody, createHavokScene, type HavokScene } from "../support/havokScene";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { ColliderShapeKind } from "../../src/core/colliderShape";
+import { enclosedVolume } from "../../src/core/enclosedVolume";
 import { ClothImpostor } from "../../src/babylon/clothImpostor";
+import { RopeImpostor } from "../../src/babylon/ropeImpostor";
 import { F32_ROUNDOFF, roundingsPerSubstep } from "./support/agreement";
 import { describeGpu } from "./support/gpuDevice";
 
@@ -360,6 +363,124 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         expect(boxSpeed).toBeLessThan(-0.3);
         expect(Math.abs(end - start) / Math.abs(start)).toBeLessThan(0.02);
     }, 120_000);
+
+    test("a pressurised cushion dropped on a Havok floor stays on the GPU, with the CPU plugin's volume and gas figures", async () => {
+        const steps = 60;
+        /** A 0.6 m wide, 0.3 m high, 4 kg air cushion (a flattened icosphere) at 8 kPa, 0.2 m above a static Havok floor. */
+        const drop = async (backend: "cpu" | "webgpu"): Promise<ClothImpostor> => {
+            const h = await scene();
+            const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
+            const xpbd = new XpbdPlugin(h.scene, { backend, gpuDevice: device() });
+            createBody(h.scene, { kind: "box", extents: [4, 0.2, 4] }, { motionType: PhysicsMotionType.STATIC, position: [0, -0.1, 0] });
+            const mesh = CreateIcoSphere("cushion", { radius: 0.3, subdivisions: 3, updatable: true }, h.scene);
+            mesh.scaling.y = 0.5;
+            // High enough that the gas rounds it out before it lands: inflated at once on the floor, its bottom would be
+            // pushed into the floor faster than the CPU's swept contacts let a particle go, which the GPU lacks.
+            mesh.position.y = 0.35;
+            // No strain limit: the GPU switches it on from figures read every 3 steps, the CPU every step (a
+            // difference of its own, tested above), and the inflating cushion would cross its threshold.
+            const cushion = new ClothImpostor(mesh, { mass: 4, pressure: 8000, allowSleep: false, strainLimit: 0 }, xpbd);
+            await xpbd.whenBackendReadyAsync();
+            for (let s = 0; s < steps; s++) {
+                h.step();
+                expect(cushion.backend).toBe(backend);
+            }
+            await xpbd.readGpuStateAsync();
+            // One more step: the figures read with it hand the gas's volume and pressure to the body.
+            h.step();
+            await xpbd.readGpuStateAsync();
+            expect(warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("WebGPU backend"))).toEqual([]);
+            return cushion;
+        };
+        const gpu = await drop("webgpu");
+        const cpu = await drop("cpu");
+        const ratio = (c: ClothImpostor): number => Math.abs(enclosedVolume(c.body.triangles, c.body.positions)) / c.body.gas!.restVolume;
+        let difference = 0;
+        for (let i = 0; i < cpu.body.positions.length; i++) {
+            difference = Math.max(difference, Math.abs(cpu.body.positions[i] - gpu.body.positions[i]));
+        }
+        // The free-running bound of the solver tests (test/gpu/support/agreement.ts), X the largest coordinate (0.3 m).
+        const total = (steps + 1) * cpu.plugin.world.substeps;
+        const bound = (F32_ROUNDOFF / 2) * 0.3 * Math.sqrt(roundingsPerSubstep(cpu.body, cpu.plugin.world)) * total ** 1.5;
+        const [g, c] = [gpu.body.gas!, cpu.body.gas!];
+        console.log(
+            `plugin cushion at 8 kPa after ${steps + 1} steps: V/V0 GPU ${ratio(gpu).toFixed(4)}, CPU ${ratio(cpu).toFixed(4)}; ` +
+                `particles within ${difference.toExponential(2)} m (bound ${bound.toExponential(2)}); gas figures GPU ` +
+                `${g.volume.toFixed(5)} m³ ${g.appliedPressure.toFixed(0)} Pa, CPU ${c.volume.toFixed(5)} m³ ${c.appliedPressure.toFixed(0)} Pa`,
+        );
+        expect(difference).toBeLessThan(bound);
+        // The gas holds it up: the flattened cushion inflates towards the sphere it encloses more of at 8 kPa.
+        expect(ratio(gpu)).toBeGreaterThan(1);
+        // The body's gas figures come from the GPU's last projection: the CPU's, to the volume the bound allows.
+        expect(Math.abs(g.volume - c.volume)).toBeLessThan(4 * Math.PI * 0.3 * 0.3 * bound);
+        expect(Math.abs(g.appliedPressure / c.appliedPressure - 1)).toBeLessThan(0.01);
+    }, 180_000);
+
+    test("a rope tied to a moving ANIMATED Havok box and a static one stays on the GPU and follows the box as on the CPU; tied to a DYNAMIC box it runs on the CPU (named)", async () => {
+        const steps = 60;
+        /** A 1 m rope of 10 segments, its ends tied to two 0.1 m boxes 5 cm above them: the left one ANIMATED, moving at 0.3 m/s. */
+        const rig = async (backend: "cpu" | "webgpu", left: PhysicsMotionType): Promise<{ rope: RopeImpostor; warnings: string[] }> => {
+            const h = await scene();
+            const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
+            const xpbd = new XpbdPlugin(h.scene, { backend, gpuDevice: device() });
+            const rope = new RopeImpostor(
+                [new Vector3(-0.5, 1.5, 0), new Vector3(0.5, 1.5, 0)],
+                { segments: 10, mass: 0.2, allowSleep: false },
+                xpbd,
+            );
+            const moving = createBody(
+                h.scene,
+                { kind: "box", extents: [0.1, 0.1, 0.1] },
+                { motionType: left, position: [-0.5, 1.6, 0], mass: 1 },
+            );
+            const fixed = createBody(
+                h.scene,
+                { kind: "box", extents: [0.1, 0.1, 0.1] },
+                { motionType: PhysicsMotionType.STATIC, position: [0.5, 1.6, 0] },
+            );
+            if (left === PhysicsMotionType.ANIMATED) {
+                moving.body.setLinearVelocity(new Vector3(0.3, 0, 0));
+            }
+            rope.attachToBody([0], moving.body);
+            rope.attachToBody([10], fixed.body);
+            await xpbd.whenBackendReadyAsync();
+            for (let s = 0; s < steps; s++) {
+                h.step();
+                expect(rope.backend).toBe(backend === "cpu" || left !== PhysicsMotionType.ANIMATED ? "cpu" : "webgpu");
+            }
+            await xpbd.readGpuStateAsync();
+            const warnings = warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("WebGPU backend"));
+            return { rope, warnings };
+        };
+        const gpu = await rig("webgpu", PhysicsMotionType.ANIMATED);
+        const cpu = await rig("cpu", PhysicsMotionType.ANIMATED);
+        expect(gpu.warnings).toEqual([]);
+        const [g, c] = [gpu.rope.body, cpu.rope.body];
+        let difference = 0;
+        for (let i = 0; i < c.positions.length; i++) {
+            difference = Math.max(difference, Math.abs(c.positions[i] - g.positions[i]));
+        }
+        // The free-running bound of the solver tests (test/gpu/support/agreement.ts), X the largest coordinate (1.6 m).
+        const bound =
+            (F32_ROUNDOFF / 2) *
+            1.6 *
+            Math.sqrt(roundingsPerSubstep(c, cpu.rope.plugin.world)) *
+            (steps * cpu.rope.plugin.world.substeps) ** 1.5;
+        const anchor = new Float64Array(3);
+        g.attachments.anchorPosition(0, anchor);
+        const gap = Math.hypot(g.positions[0] - anchor[0], g.positions[1] - anchor[1], g.positions[2] - anchor[2]);
+        console.log(
+            `plugin rope tied to a moving ANIMATED box after ${steps} steps: its end ${g.positions[0].toFixed(4)} m along x ` +
+                `(from −0.5), ${gap.toExponential(2)} m from its anchor; within ${difference.toExponential(2)} m of the CPU plugin (bound ${bound.toExponential(2)})`,
+        );
+        // The box moved 0.3 m in the second (Havok moves an ANIMATED body at its velocity); the rope's end with it.
+        expect(Math.abs(g.positions[0] - (-0.5 + 0.3))).toBeLessThan(0.01);
+        expect(gap).toBeLessThan(1e-5);
+        expect(difference).toBeLessThan(bound);
+        // A DYNAMIC box moves under the rope's pull within the step (the core's held solve): the CPU's, named once.
+        const dynamic = await rig("webgpu", PhysicsMotionType.DYNAMIC);
+        expect(dynamic.warnings.join("\n")).toContain("collider attachments to dynamic bodies");
+    }, 180_000);
 
     test("a tearing cloth and a body held asleep by level of detail run on the CPU (named); dispose gives every body back", async () => {
         const h = await scene();

@@ -1,4 +1,5 @@
 import type { Collider } from "../../../src/core/collider";
+import { GasPressure } from "../../../src/core/gasPressure";
 import { ShapeMatching } from "../../../src/core/shapeMatching";
 import type { SoftBody } from "../../../src/core/softBody";
 import { XpbdWorld } from "../../../src/core/xpbdWorld";
@@ -35,7 +36,12 @@ export const F32_ROUNDOFF = 2 ** -24;
  * that carries the fit's roundings: the centre and the correlation are sums of ⌈count/64⌉ terms per thread and 6
  * levels of the workgroup's tree (each addition rounds at the size of the sum, about X), and the rotation, Horn's 4×4
  * eigenvector by Jacobi sweeps in f32, is good to a few tens of roundings (counted as 24); twice each, like any
- * projection.
+ * projection. The gas moves every particle along its volume gradient by one global step: the volume is a sum of
+ * ⌈triangles/64⌉ terms per thread and 6 tree levels, the denominator Σ w|∇V|² likewise over the particles, and each
+ * gradient a sum over the particle's incident triangles. At rest the Newton step's numerator V − α̃λ cancels to
+ * the small correction, so its rounding is that of V; over the denominator it moves a particle by about
+ * u·V/|∇V| per rounding, |∇V| a third of the particle's share of the area, i.e. a position-sized rounding (of the
+ * body's radius) per term, twice each, like any projection.
  */
 export function roundingsPerSubstep(body: SoftBody, world: XpbdWorld): number {
     const degree = new Int32Array(body.particleCount);
@@ -43,6 +49,10 @@ export function roundingsPerSubstep(body: SoftBody, world: XpbdWorld): number {
     for (const set of body.constraintSets) {
         if (set instanceof ShapeMatching) {
             fitted += set.enabled ? 2 * (Math.ceil(set.count / 64) + 6) + 24 : 0;
+        } else if (set instanceof GasPressure) {
+            fitted += set.enabled
+                ? 2 * (Math.ceil(body.triangles.length / 3 / 64) + Math.ceil(body.particleCount / 64) + 12 + maxIncidence(body))
+                : 0;
         } else if (set.enabled) {
             for (const p of (set as unknown as { indices: Int32Array }).indices) {
                 degree[p]++;
@@ -91,6 +101,8 @@ export interface Scene {
     world?: XpbdWorldOptions;
     /** What the host does to a body before step `step` (1-based): move pin targets, say. */
     beforeStep?: (body: SoftBody, step: number) => void;
+    /** Ties a fresh body to its world's colliders (`SoftBody.attachments`), before it is stepped. */
+    attach?: (body: SoftBody, colliders: readonly Collider[]) => void;
 }
 
 /**
@@ -101,15 +113,18 @@ export async function compareSolvers(device: GPUDevice, scene: Scene, steps: num
     const dt = 1 / 60;
     const cpuWorld = new XpbdWorld({ ...scene.world, timing: false });
     const cpu = scene.body();
-    cpuWorld.addBody(cpu);
     scene.colliders().forEach((c) => cpuWorld.addCollider(c));
-    const environment = (): XpbdWorld => {
+    scene.attach?.(cpu, cpuWorld.colliders);
+    cpuWorld.addBody(cpu);
+    const solver = (): Promise<GpuSoftBodySolver> => {
         const world = new XpbdWorld(scene.world);
         scene.colliders().forEach((c) => world.addCollider(c));
-        return world;
+        const body = scene.body();
+        scene.attach?.(body, world.colliders);
+        return GpuSoftBodySolver.create(device, body, world);
     };
-    const free = await GpuSoftBodySolver.create(device, scene.body(), environment());
-    const checker = await GpuSoftBodySolver.create(device, scene.body(), environment());
+    const free = await solver();
+    const checker = await solver();
     const substeps = cpuWorld.substeps;
     const h = dt / substeps;
     const roundings = roundingsPerSubstep(cpu, cpuWorld);
@@ -194,6 +209,15 @@ function followColliders(from: XpbdWorld, to: XpbdWorld): void {
         target.angularVelocity.set(source.angularVelocity);
         target.syncPose();
     });
+}
+
+/** The most triangles that share one particle. */
+function maxIncidence(body: SoftBody): number {
+    const count = new Int32Array(body.particleCount);
+    for (const p of body.triangles) {
+        count[p]++;
+    }
+    return Math.max(...count);
 }
 
 function largest(values: ArrayLike<number>): number {
