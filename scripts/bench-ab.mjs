@@ -7,7 +7,7 @@
 //   Method: each side first runs WARMUP steps on a throwaway scene; then ROUNDS rounds, each one BLOCK-step block of
 //   every side (the order rotating from round to round), every step timed with performance.now(). Each
 //   side's scene runs on from rest and is rebuilt (untimed) every 180 steps (3 s), so the blocks cover the same motion.
-// Env: AB_SIZE (32), AB_ROUNDS (30), AB_BLOCK (60), AB_WARMUP (2000); AB_SUBSTEPS and AB_ITERATIONS set ours (default:
+// Env: AB_SIZE (32), AB_ROUNDS (30), AB_BLOCK (60), AB_WARMUP (2000), AB_TILT (0, below); AB_SUBSTEPS and AB_ITERATIONS set ours (default:
 // the world's defaults). AB_BASELINE=<directory>: a third side, ours as built in <directory>/dist (another checkout,
 // compiled: its own modules and kernels, so neither build runs on code the JIT specialised for the other), in the
 // same rounds; the line then adds base_best_ms, base_median_ms, ours_over_base_paired_median (the median over the
@@ -23,7 +23,7 @@ import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import * as core from "../dist/core/index.js";
 import { benchmarkCloth } from "./benchmarkCloth.mjs";
-import { clothGrid, createJoltCloth, DT, loadJolt, maxStretch, median } from "./peerCloth.mjs";
+import { clothGrid, createJoltCloth, DT, GRAVITY, loadJolt, maxStretch, median } from "./peerCloth.mjs";
 
 const N = Number(process.env.AB_SIZE ?? 32);
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 30);
@@ -31,7 +31,11 @@ const BLOCK = Number(process.env.AB_BLOCK ?? 60);
 const WARMUP = Number(process.env.AB_WARMUP ?? 2000);
 const SCENE_STEPS = 180;
 
-const worldOptions = { timing: false };
+// AB_TILT (radians, default 0) tilts gravity out of the cloth's plane on both sides: the cloth then sways in 3-D and
+// bends, where the default scene hangs exactly flat and its bending elements have nothing to do.
+const TILT = Number(process.env.AB_TILT ?? 0);
+const gravity = [0, -GRAVITY * Math.cos(TILT), -GRAVITY * Math.sin(TILT)];
+const worldOptions = { timing: false, gravity };
 if (process.env.AB_SUBSTEPS) worldOptions.substeps = Number(process.env.AB_SUBSTEPS);
 if (process.env.AB_ITERATIONS) worldOptions.iterations = Number(process.env.AB_ITERATIONS);
 
@@ -59,7 +63,7 @@ const ours = oursOf({ createClothGrid, SoftBody: core.SoftBody, XpbdWorld: core.
 const baseline = await libraryIn(process.env.AB_BASELINE);
 const { Jolt } = await loadJolt();
 const grid = clothGrid(N);
-const jolt = () => createJoltCloth(Jolt, grid, { lraType: "EuclideanDistance", numIterations: 10 });
+const jolt = () => createJoltCloth(Jolt, grid, { lraType: "EuclideanDistance", numIterations: 10, gravity });
 
 /** One side: a scene that runs on, rebuilt every SCENE_STEPS steps; `block()` returns the median step time. */
 function side(create) {

@@ -93,10 +93,10 @@ export function joltSettingsText() {
 /**
  * A Jolt world holding the cloth of `grid` as one soft body. `lraType`: the SoftBodySharedSettings ELRAType
  * ("None", or "EuclideanDistance" for long-range attachments, tethers to the pinned vertices); `numIterations`:
- * SoftBodyCreationSettings::mNumIterations. Returns step() (one 1/60 s step), readPositions() (a Float64Array of
+ * SoftBodyCreationSettings::mNumIterations; `gravity`: m/s², default straight down the cloth's plane. Returns step() (one 1/60 s step), readPositions() (a Float64Array of
  * xyz per particle, in grid order), constraints (edges + bends + LRA + volume) and destroy().
  */
-export function createJoltCloth(Jolt, grid, { lraType = "None", numIterations = JOLT.numIterations } = {}) {
+export function createJoltCloth(Jolt, grid, { lraType = "None", numIterations = JOLT.numIterations, gravity: g = [0, -GRAVITY, 0] } = {}) {
     const settings = new Jolt.JoltSettings();
     settings.mMaxWorkerThreads = 0;
     const objectFilter = new Jolt.ObjectLayerPairFilterTable(2);
@@ -112,7 +112,7 @@ export function createJoltCloth(Jolt, grid, { lraType = "None", numIterations = 
     Jolt.destroy(settings);
     const system = jolt.GetPhysicsSystem();
     const bodyInterface = system.GetBodyInterface();
-    const gravity = new Jolt.Vec3(0, -GRAVITY, 0);
+    const gravity = new Jolt.Vec3(g[0], g[1], g[2]);
     system.SetGravity(gravity);
     Jolt.destroy(gravity);
 
