@@ -168,7 +168,7 @@ function writeRecords(gpuSet: GpuConstraintSet, buffer: ArrayBuffer): void {
     }
 }
 
-/** Dispatch-record indices of the particle pass's three modes. */
+/** Dispatch-record indices of the particle pass's modes. */
 export interface PassRecords {
     /** Tethers only: the start of a substep's first pass. */
     readonly head: number;
@@ -180,6 +180,10 @@ export interface PassRecords {
     readonly last: number;
     /** The end of the last pass after the strain limit (its tethers ran before it, with `head`) and the velocities. */
     readonly settleLast: number;
+    /** The end of the last pass after the strain limit, without the velocities (self-collision projects between). */
+    readonly settle: number;
+    /** The velocities only (after the last pass's self-collision). */
+    readonly velocity: number;
 }
 
 /**
@@ -198,13 +202,15 @@ export function packDispatches(constraints: ConstraintRecords): { records: Uint3
         }
     });
     const first = words.length;
-    const passRecord = { head: first, between: first + 1, last: first + 2, tail: first + 3, settleLast: first + 4 };
+    const passRecord = { head: first, between: first + 1, last: first + 2, tail: first + 3, settleLast: first + 4, settle: first + 5, velocity: first + 6 };
     words.push(
         [PassMode.Head, 0, 0, 0],
         [PassMode.Tail | PassMode.Head, 0, 0, 0],
         [PassMode.Tail | PassMode.Velocity, 0, 0, 0],
         [PassMode.Tail, 0, 0, 0],
         [PassMode.Settle | PassMode.Velocity, 0, 0, 0],
+        [PassMode.Settle, 0, 0, 0],
+        [PassMode.Velocity, 0, 0, 0],
     );
     const records = new Uint32Array((words.length * UNIFORM_STRIDE) / 4);
     words.forEach((record, k) => records.set(record, (k * UNIFORM_STRIDE) / 4));

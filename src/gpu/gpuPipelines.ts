@@ -6,6 +6,7 @@ import { FIGURES_WGSL } from "./figuresShader.js";
 import { PARTICLE_PASS_WGSL } from "./particlePassShader.js";
 import { PREDICT_WGSL } from "./predictShader.js";
 import { RENDER_MESH_WGSL } from "./renderMeshShader.js";
+import { SELF_COLLISION_WGSL } from "./selfCollisionShader.js";
 import { SHAPE_MATCHING_WGSL } from "./shapeMatchingShader.js";
 
 /** WebGPU's `GPUShaderStage.COMPUTE` (the spec's value; the global may not exist outside a browser). */
@@ -73,6 +74,7 @@ const LAYOUTS = {
         "storage",
         "storage",
     ],
+    selfCollision: ["uniform", "fixed-uniform", "storage", "read-only-storage", "read-only-storage", "storage", "storage", "storage", "storage"],
 } satisfies Record<string, Binding[]>;
 
 /** A kernel family's layout name. */
@@ -102,7 +104,15 @@ export interface SolverPipelines {
     readonly figureResiduals: GPUComputePipeline;
     /** The body's scalar figures, reduced by one workgroup (see `figuresShader.ts`). */
     readonly figureReduce: GPUComputePipeline;
+    /** Self-collision's hash rebuild and contact projection (see `selfCollisionShader.ts`). */
+    readonly selfCollision: Readonly<Record<SelfCollisionKernel, GPUComputePipeline>>;
 }
+
+/** The self-collision kernels, by entry point (see `selfCollisionShader.ts`). */
+const SELF_COLLISION_KERNELS = ["clearCells", "countCells", "sumChunks", "scanCells", "scatterCells", "projectContacts", "applyCorrections"] as const;
+
+/** A self-collision kernel's entry point. */
+export type SelfCollisionKernel = (typeof SELF_COLLISION_KERNELS)[number];
 
 /** Each device's kernels, compiled once and shared by every body on it. */
 const compiled = new WeakMap<GPUDevice, Promise<SolverPipelines>>();
@@ -178,6 +188,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         shapeMatchingFit,
         shapeMatchingPull,
         strainLimit,
+        ...selfKernels
     ] = await Promise.all([
         pipeline("predict", PREDICT_WGSL, "predict", "predict"),
         pipeline("predict", PREDICT_WGSL, "setInverseMasses", "inverse masses"),
@@ -197,6 +208,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("constraint", SHAPE_MATCHING_WGSL, "fit", "shape matching fit"),
         pipeline("constraint", SHAPE_MATCHING_WGSL, "apply", "shape matching pull"),
         pipeline("constraint", STRAIN_LIMIT_WGSL, "main", "strain limit"),
+        ...SELF_COLLISION_KERNELS.map((entry) => pipeline("selfCollision", SELF_COLLISION_WGSL, entry, `self-collision ${entry}`)),
     ]);
     return {
         layouts,
@@ -220,6 +232,10 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         renderNormals,
         figureResiduals,
         figureReduce,
+        selfCollision: Object.fromEntries(SELF_COLLISION_KERNELS.map((entry, k) => [entry, selfKernels[k]])) as Record<
+            SelfCollisionKernel,
+            GPUComputePipeline
+        >,
     };
 }
 

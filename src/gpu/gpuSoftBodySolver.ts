@@ -11,11 +11,12 @@ import {
 } from "./bodyRecords.js";
 import { BodyFigures, type GpuFigures } from "./bodyFigures.js";
 import { ACCUMULATOR_WORDS, ColliderImpulses, type StepImpulses } from "./colliderImpulses.js";
-import { ColliderRecords, unsupportedGpuFeature } from "./colliderRecords.js";
+import { ColliderRecords, missingSolverFeature } from "./colliderRecords.js";
 import { compiledSolverPipelines, solverPipelines, type SolverPipelines } from "./gpuPipelines.js";
 import { BodyBuffers, COPY_DST, MAP_READ, STORAGE, createBuffer, type BindGroups } from "./bodyBuffers.js";
 import { StepParams } from "./stepParams.js";
 import { StepTimer } from "./stepTimer.js";
+import { SelfCollisionPass } from "./selfCollisionPass.js";
 import { StrainLimitPass } from "./strainLimitPass.js";
 import { UNIFORM_STRIDE } from "./substepParams.js";
 import { POSE_VEC4S } from "./particlePassShader.js";
@@ -41,8 +42,9 @@ import { ValidState } from "./validState.js";
  * asynchronously for the host to apply ({@link consumeColliderImpulses}). The body's figures (kinetic energy, the
  * fastest free particle, edge ratios, volume, the per-particle residuals) are reduced on the GPU when asked
  * ({@link readFigures}); the host decides sleep from them ({@link stopMotion}) and raises the events; a read that
- * finds a non-finite state restores the last valid one. Not yet on the GPU (see docs/webgpu.md): self-collision,
- * attachments ({@link unsupportedGpuFeature} names them, and construction refuses them).
+ * finds a non-finite state restores the last valid one. Self-collision (`SoftBody.selfCollision`) runs as its own
+ * pass (`selfCollisionPass.ts`: a hash rebuilt every substep, contacts after every solver pass). Not yet on the GPU
+ * (see docs/webgpu.md): attachments and the rest that {@link missingSolverFeature} names (construction refuses them).
  */
 export class GpuSoftBodySolver {
     /** Steps taken. */
@@ -80,6 +82,8 @@ export class GpuSoftBodySolver {
     private readonly _strain: StrainLimitPass | null;
     /** Whether the strain limit acts in the step being encoded (`strainLimitActive`, from the body's last figures). */
     private _straining = false;
+    /** Self-collision's pass, made when the body first collides with itself (kept when it stops: it may again). */
+    private _self: SelfCollisionPass | null = null;
 
     private constructor(
         /** The device the body lives on. */
@@ -113,7 +117,7 @@ export class GpuSoftBodySolver {
 
     /**
      * Builds the GPU copy of `body` on `device`, with `world` as its environment. Rejects when the body or the
-     * world's colliders use a feature the GPU lacks (see {@link unsupportedGpuFeature}), when the body is in the
+     * world's colliders use a feature the GPU lacks (see {@link missingSolverFeature}), when the body is in the
      * world, or when a shader does not compile.
      */
     public static async create(device: GPUDevice, body: SoftBody, world: XpbdWorld): Promise<GpuSoftBodySolver> {
@@ -148,7 +152,7 @@ export class GpuSoftBodySolver {
         if (world.bodies.includes(body)) {
             throw new Error("the body is in the world, which would step it on the CPU as well: keep it out of the world");
         }
-        const missing = unsupportedGpuFeature(body);
+        const missing = missingSolverFeature(body);
         if (missing !== null) {
             throw new Error(`the WebGPU solver does not support ${missing} yet`);
         }
@@ -177,9 +181,13 @@ export class GpuSoftBodySolver {
             this._uploadPins();
             this._groups = this._createGroups();
         }
-        const missing = unsupportedGpuFeature(body);
+        const missing = missingSolverFeature(body);
         if (missing !== null) {
             throw new Error(`the WebGPU solver does not support ${missing} yet`);
+        }
+        if (body.selfCollision && this._self === null && body.triangles.length > 0) {
+            this._self = new SelfCollisionPass(device, body);
+            this._groups = this._createGroups();
         }
         if (!this._colliders.matches(world.colliders)) {
             this._colliders = new ColliderRecords(world.colliders);
@@ -204,6 +212,9 @@ export class GpuSoftBodySolver {
             this._groups = this._createGroups();
         }
         this._writePinTargets();
+        if (this._colliding()) {
+            this._self!.write(body);
+        }
         // As `XpbdWorld`: from the body's figures of the last step (the host's read-back of the GPU's figures).
         this._straining = this._strain !== null && strainLimitActive(body);
 
@@ -374,6 +385,7 @@ export class GpuSoftBodySolver {
         this._figures.dispose();
         this._validState.dispose();
         this._strain?.dispose();
+        this._self?.dispose();
     }
 
     /** Encodes one step: forces, then per substep prediction, passes and velocities, then damping. */
@@ -399,20 +411,41 @@ export class GpuSoftBodySolver {
         pass.dispatchWorkgroups(groups(n));
         const tethers = this._params.tethers;
         const passes = 2 * this.world.iterations;
-        // As `XpbdWorld`: a later pass opens with tethers only where soft pins or colliders may move particles.
-        const between =
-            this.body.pins.softCount > 0 || this._colliders.slotColliders.length > 0 ? this._passRecord.between : this._passRecord.tail;
+        const self = this._colliding() ? this._self : null;
+        // As `XpbdWorld`: a later pass opens with tethers only where soft pins, colliders or self-contacts may move
+        // particles.
+        const reopen = this.body.pins.softCount > 0 || this._colliders.slotColliders.length > 0 || self !== null;
+        const between = reopen ? this._passRecord.between : this._passRecord.tail;
         for (let s = 0; s < this.world.substeps; s++) {
             const params = this._params.offset(s);
             pass.setPipeline(p.predict);
             this._bind(pass, g.predict, params);
             pass.dispatchWorkgroups(groups(Math.max(n, this._constraints.lambdaCount)));
+            // As `XpbdWorld`: the self-contacts' hash from the predicted positions, before the passes.
+            self?.encodeBuild(pass, p, params, this._offsets);
             if (tethers) {
                 this._particlePass(pass, params, this._passRecord.head);
             }
             for (let k = 0; k < passes; k++) {
                 this._encodeSets(pass, params, (k & 1) === 1);
-                if (k + 1 < passes) {
+                const last = k + 1 === passes;
+                if (self !== null) {
+                    // The end of the pass, the self-contacts (after every pass, as `XpbdWorld`), then the next pass's
+                    // tethers or the velocities.
+                    if (last && this._straining) {
+                        this._particlePass(pass, params, this._passRecord.head);
+                        this._strain!.encode(pass, p, params, this._offsets);
+                        this._particlePass(pass, params, this._passRecord.settle);
+                    } else {
+                        this._particlePass(pass, params, this._passRecord.tail);
+                    }
+                    self.encodeProject(pass, p, params, this._offsets);
+                    if (!last && tethers) {
+                        this._particlePass(pass, params, this._passRecord.head);
+                    } else if (last) {
+                        this._particlePass(pass, params, this._passRecord.velocity);
+                    }
+                } else if (!last) {
                     this._particlePass(pass, params, between);
                 } else if (this._straining) {
                     // As `XpbdWorld._pass`: tethers, the strain limit, then soft pins and contacts, which have the final say.
@@ -519,8 +552,14 @@ export class GpuSoftBodySolver {
         return buffer;
     }
 
+    /** Whether the body collides with itself in this step. */
+    private _colliding(): boolean {
+        return this._self !== null && this.body.selfCollision;
+    }
+
     private _createGroups(): BindGroups {
         this._strain?.bind(this._pipelines.layouts, this._params.buffer, this._buffers.positions, this._buffers.lambdas);
+        this._self?.bind(this._pipelines.layouts, this._params.buffer, this._buffers.positions, this._buffers.previous);
         return this._buffers.bindGroups(this._pipelines.layouts, this._params.buffer, this._colliderBuffer);
     }
 
