@@ -207,24 +207,15 @@ function shapeBlock(shape: ColliderShape): Float32Array {
 }
 
 /**
- * The first feature of `body` that the WebGPU backend does not run yet, named for a message, or null when the GPU
- * can simulate it (with colliders of every shape and motion, bouncing or not). Missing today: self-collision (the
- * solver has the pass, `selfCollisionShader.ts`, but it is not yet shown to keep a folding cloth from crossing
- * itself: see docs/webgpu.md), attachments to colliders (ropes tied to bodies), level of detail, and constraint kinds
- * without a kernel (gas pressure). Dynamic colliders are coupled one step late (see docs/webgpu.md): the caller
- * decides where that is not good enough (the plugin moves a soft body that a dynamic body rests on to the CPU). What
- * the GPU does differently without changing the motion (figures reduced on demand, sleep left to the host, no contact
- * figures, no events) is not a missing feature: see docs/webgpu.md.
+ * The first feature of `body` that the WebGPU solver does not have yet, named for a message, or null when the GPU
+ * can simulate it (with colliders of every shape and motion, bouncing or not, and self-collision). Missing today:
+ * attachments to colliders (ropes tied to bodies), level of detail, and constraint kinds without a kernel (gas
+ * pressure). Dynamic colliders are coupled one step late (see docs/webgpu.md): the caller decides where that is not
+ * good enough (the plugin moves a soft body that a dynamic body rests on to the CPU). What the GPU does differently
+ * without changing the motion (figures reduced on demand, sleep left to the host, no contact figures, no events) is
+ * not a missing feature: see docs/webgpu.md.
  */
 export function unsupportedGpuFeature(body: SoftBody): string | null {
-    return body.selfCollision ? "self-collision" : missingSolverFeature(body);
-}
-
-/**
- * The first feature of `body` that `GpuSoftBodySolver` cannot build or step, or null: {@link unsupportedGpuFeature}
- * but for self-collision, which the solver runs (for tests and measurements) while hosts keep such bodies on the CPU.
- */
-export function missingSolverFeature(body: SoftBody): string | null {
     if (body.attachments.count > 0) {
         return "collider attachments";
     }

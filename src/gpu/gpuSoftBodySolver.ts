@@ -11,7 +11,7 @@ import {
 } from "./bodyRecords.js";
 import { BodyFigures, type GpuFigures } from "./bodyFigures.js";
 import { ACCUMULATOR_WORDS, ColliderImpulses, type StepImpulses } from "./colliderImpulses.js";
-import { ColliderRecords, missingSolverFeature } from "./colliderRecords.js";
+import { ColliderRecords, unsupportedGpuFeature } from "./colliderRecords.js";
 import { compiledSolverPipelines, solverPipelines, type SolverPipelines } from "./gpuPipelines.js";
 import { BodyBuffers, COPY_DST, MAP_READ, STORAGE, createBuffer, type BindGroups } from "./bodyBuffers.js";
 import { StepParams } from "./stepParams.js";
@@ -44,7 +44,7 @@ import { ValidState } from "./validState.js";
  * ({@link readFigures}); the host decides sleep from them ({@link stopMotion}) and raises the events; a read that
  * finds a non-finite state restores the last valid one. Self-collision (`SoftBody.selfCollision`) runs as its own
  * pass (`selfCollisionPass.ts`: a hash rebuilt every substep, contacts after every solver pass). Not yet on the GPU
- * (see docs/webgpu.md): attachments and the rest that {@link missingSolverFeature} names (construction refuses them).
+ * (see docs/webgpu.md): attachments and the rest that {@link unsupportedGpuFeature} names (construction refuses them).
  */
 export class GpuSoftBodySolver {
     /** Steps taken. */
@@ -117,7 +117,7 @@ export class GpuSoftBodySolver {
 
     /**
      * Builds the GPU copy of `body` on `device`, with `world` as its environment. Rejects when the body or the
-     * world's colliders use a feature the GPU lacks (see {@link missingSolverFeature}), when the body is in the
+     * world's colliders use a feature the GPU lacks (see {@link unsupportedGpuFeature}), when the body is in the
      * world, or when a shader does not compile.
      */
     public static async create(device: GPUDevice, body: SoftBody, world: XpbdWorld): Promise<GpuSoftBodySolver> {
@@ -152,7 +152,7 @@ export class GpuSoftBodySolver {
         if (world.bodies.includes(body)) {
             throw new Error("the body is in the world, which would step it on the CPU as well: keep it out of the world");
         }
-        const missing = missingSolverFeature(body);
+        const missing = unsupportedGpuFeature(body);
         if (missing !== null) {
             throw new Error(`the WebGPU solver does not support ${missing} yet`);
         }
@@ -181,7 +181,7 @@ export class GpuSoftBodySolver {
             this._uploadPins();
             this._groups = this._createGroups();
         }
-        const missing = missingSolverFeature(body);
+        const missing = unsupportedGpuFeature(body);
         if (missing !== null) {
             throw new Error(`the WebGPU solver does not support ${missing} yet`);
         }
