@@ -57,9 +57,14 @@ export class SelfCollisionPass {
         for (let t = 0; t < this._triangleCount; t++) {
             records.set([tri[3 * t], tri[3 * t + 1], tri[3 * t + 2], interior !== null ? interior[t] : 0], 4 * t);
         }
+        // Rest positions, w 1 for the particles that take part (the corners of triangles: a cloth's every particle,
+        // a tetrahedral body's surface, as the core's `surfaceParticles`).
         const frozen = new Float32Array(8 * n);
         for (let p = 0; p < n; p++) {
-            frozen.set([rest[3 * p], rest[3 * p + 1], rest[3 * p + 2], 0], 4 * (n + p));
+            frozen.set([rest[3 * p], rest[3 * p + 1], rest[3 * p + 2]], 4 * (n + p));
+        }
+        for (let k = 0; k < tri.length; k++) {
+            frozen[4 * (n + tri[k]) + 3] = 1;
         }
         const storage = (data: ArrayBufferView | number, label: string): GPUBuffer => createBuffer(_device, data, STORAGE | COPY_DST, label);
         this._triangles = storage(records, "self-collision triangles");

@@ -38,8 +38,8 @@ export const MAX_CELL_SPAN = 16;
  *
  * Layout (group 0): 0 Params (dynamic), 1 SelfParams, 2 pos, 3 prev, 4 triangle records (corners, interior-edge
  * bits), 5 counts (per bucket, atomic), 6 table (u32: bucket starts [0, buckets], the sorted particles, then the
- * scan's chunk sums), 7 frozen (predicted positions, then rest positions), 8 sums (4 i32 per particle: the move in
- * fixed point and the count; then the largest motion's f32 bits).
+ * scan's chunk sums), 7 frozen (predicted positions, then rest positions with w 1 for a triangle's corner), 8 sums
+ * (4 i32 per particle: the move in fixed point and the count; then the largest motion's f32 bits).
  */
 export const SELF_COLLISION_WGSL = /* wgsl */ `
 ${PARAMS_WGSL}
@@ -303,7 +303,8 @@ fn projectContacts(@builtin(global_invocation_id) id: vec3<u32>) {
                 let end = table[h + 1u];
                 for (var slot = table[h]; slot < end; slot++) {
                     let e = table[S.buckets + 1u + slot];
-                    if (e == t.x || e == t.y || e == t.z) {
+                    // Its corners, and particles of no triangle (a tetrahedral body's inside), take no part.
+                    if (e == t.x || e == t.y || e == t.z || frozen[n + e].w == 0.0) {
                         continue;
                     }
                     let e0 = prev[e].xyz;
