@@ -955,8 +955,8 @@ function maxSpeed(body: SoftBody, surface: Int32Array | null, out: Float64Array)
     out[MOVE] = Math.sqrt(max2);
 }
 
-/** Which edges of each triangle are shared with another (see `SoftContacts._interior`). */
-function interiorEdges(body: SoftBody): Uint8Array | null {
+/** Which edges of each triangle are shared with another (see `SoftContacts._interior`; the WebGPU self-collision's too). @internal */
+export function interiorEdges(body: SoftBody): Uint8Array | null {
     const tri = body.triangles;
     if (tri.length === 0 || body.tearing !== null) {
         return null;

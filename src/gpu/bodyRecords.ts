@@ -193,7 +193,7 @@ function writeRecords(gpuSet: GpuConstraintSet, buffer: ArrayBuffer): void {
     }
 }
 
-/** Dispatch-record indices of the particle pass's three modes. */
+/** Dispatch-record indices of the particle pass's modes. */
 export interface PassRecords {
     /** Tethers only: the start of a substep's first pass. */
     readonly head: number;
@@ -207,6 +207,10 @@ export interface PassRecords {
     readonly settleLast: number;
     /** Before the substeps: attached particles onto their anchors. */
     readonly carry: number;
+    /** The end of the last pass after the strain limit, without the velocities (self-collision projects between). */
+    readonly settle: number;
+    /** The velocities only (after the last pass's self-collision). */
+    readonly velocity: number;
 }
 
 /**
@@ -225,7 +229,16 @@ export function packDispatches(constraints: ConstraintRecords): { records: Uint3
         }
     });
     const first = words.length;
-    const passRecord = { head: first, between: first + 1, last: first + 2, tail: first + 3, settleLast: first + 4, carry: first + 5 };
+    const passRecord = {
+        head: first,
+        between: first + 1,
+        last: first + 2,
+        tail: first + 3,
+        settleLast: first + 4,
+        carry: first + 5,
+        settle: first + 6,
+        velocity: first + 7,
+    };
     words.push(
         [PassMode.Head, 0, 0, 0],
         [PassMode.Tail | PassMode.Head, 0, 0, 0],
@@ -233,6 +246,8 @@ export function packDispatches(constraints: ConstraintRecords): { records: Uint3
         [PassMode.Tail, 0, 0, 0],
         [PassMode.Settle | PassMode.Velocity, 0, 0, 0],
         [PassMode.Carry, 0, 0, 0],
+        [PassMode.Settle, 0, 0, 0],
+        [PassMode.Velocity, 0, 0, 0],
     );
     const records = new Uint32Array((words.length * UNIFORM_STRIDE) / 4);
     words.forEach((record, k) => records.set(record, (k * UNIFORM_STRIDE) / 4));

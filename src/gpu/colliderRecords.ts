@@ -223,8 +223,8 @@ function shapeBlock(shape: ColliderShape): Float32Array {
 
 /**
  * The first feature of `body` that the WebGPU solver does not have yet, named for a message, or null when the GPU
- * can simulate it (with colliders of every shape and motion, bouncing or not, gas pressure, and particles attached
- * to static and kinematic colliders). Missing today: self-collision, attachments to dynamic colliders (ropes tied to
+ * can simulate it (with colliders of every shape and motion, bouncing or not, gas pressure, self-collision, and
+ * particles attached to static and kinematic colliders). Missing today: attachments to dynamic colliders (ropes tied to
  * bodies that move under their forces, whose held solve moves the body within the step), level of detail, and
  * constraint kinds without a kernel (none of the core's today). Dynamic colliders are coupled one step late (see docs/webgpu.md): the caller decides where
  * that is not good enough (the plugin moves a soft body that a dynamic body rests on to the CPU). What the GPU does
@@ -232,9 +232,6 @@ function shapeBlock(shape: ColliderShape): Float32Array {
  * no events) is not a missing feature: see docs/webgpu.md.
  */
 export function unsupportedGpuFeature(body: SoftBody): string | null {
-    if (body.selfCollision) {
-        return "self-collision";
-    }
     const attachments = body.attachments;
     for (let k = 0; k < attachments.count; k++) {
         if (attachments.colliders[attachments.particles[k]]!.motion === ColliderMotion.Dynamic) {

@@ -1,3 +1,5 @@
+import { TRIANGLE_CLOSEST_WGSL } from "./triangleClosestShader.js";
+
 /** vec4s per collider shape record (the static part, written once per collider list). */
 export const SHAPE_VEC4S = 7;
 
@@ -15,6 +17,7 @@ export const SHAPE_VEC4S = 7;
  * `P` (the substep's Params: the thickness sets a mesh query's reach).
  */
 export const SHAPES_WGSL = /* wgsl */ `
+${TRIANGLE_CLOSEST_WGSL}
 const PLANE = 0u;
 const SPHERE = 1u;
 const BOX = 2u;
@@ -127,41 +130,10 @@ fn hullDistance(base: u32, q: vec3<f32>) -> vec4<f32> {
     return vec4<f32>(best.xyz, bestDistance);
 }
 
-/** The point of triangle abc closest to q and its squared distance (the core's closestPointOnTriangle). */
+/** The point of triangle abc closest to q and its squared distance. */
 fn closestOnTriangle(q: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> vec4<f32> {
-    let ab = b - a;
-    let ac = c - a;
-    let ap = q - a;
-    let d1 = dot(ab, ap);
-    let d2 = dot(ac, ap);
-    var p = a;
-    if (d1 > 0.0 || d2 > 0.0) {
-        let bp = q - b;
-        let d3 = dot(ab, bp);
-        let d4 = dot(ac, bp);
-        let cp = q - c;
-        let d5 = dot(ab, cp);
-        let d6 = dot(ac, cp);
-        let vc = d1 * d4 - d3 * d2;
-        let vb = d5 * d2 - d1 * d6;
-        let va = d3 * d6 - d5 * d4;
-        if (d3 >= 0.0 && d4 <= d3) {
-            p = b;
-        } else if (d6 >= 0.0 && d5 <= d6) {
-            p = c;
-        } else if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
-            p = a + (d1 / (d1 - d3)) * ab;
-        } else if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
-            p = a + (d2 / (d2 - d6)) * ac;
-        } else if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) {
-            p = b + ((d4 - d3) / (d4 - d3 + (d5 - d6))) * (c - b);
-        } else {
-            let inv = 1.0 / (va + vb + vc);
-            p = a + ab * (vb * inv) + ac * (vc * inv);
-        }
-    }
-    let d = q - p;
-    return vec4<f32>(p, dot(d, d));
+    let r = closestWeights(q, a, b, c);
+    return vec4<f32>(r.point, r.d2);
 }
 
 /**

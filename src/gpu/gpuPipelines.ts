@@ -7,6 +7,7 @@ import { GAS_PRESSURE_WGSL } from "./gasPressureShader.js";
 import { PARTICLE_PASS_WGSL } from "./particlePassShader.js";
 import { PREDICT_WGSL } from "./predictShader.js";
 import { RENDER_MESH_WGSL } from "./renderMeshShader.js";
+import { SELF_COLLISION_WGSL } from "./selfCollisionShader.js";
 import { SHAPE_MATCHING_WGSL } from "./shapeMatchingShader.js";
 
 /** WebGPU's `GPUShaderStage.COMPUTE` (the spec's value; the global may not exist outside a browser). */
@@ -75,6 +76,17 @@ const LAYOUTS = {
         "storage",
         "storage",
     ],
+    selfCollision: [
+        "uniform",
+        "fixed-uniform",
+        "storage",
+        "read-only-storage",
+        "read-only-storage",
+        "storage",
+        "storage",
+        "storage",
+        "storage",
+    ],
 } satisfies Record<string, Binding[]>;
 
 /** A kernel family's layout name. */
@@ -106,7 +118,23 @@ export interface SolverPipelines {
     readonly figureResiduals: GPUComputePipeline;
     /** The body's scalar figures, reduced by one workgroup (see `figuresShader.ts`). */
     readonly figureReduce: GPUComputePipeline;
+    /** Self-collision's hash rebuild and contact projection (see `selfCollisionShader.ts`). */
+    readonly selfCollision: Readonly<Record<SelfCollisionKernel, GPUComputePipeline>>;
 }
+
+/** The self-collision kernels, by entry point (see `selfCollisionShader.ts`). */
+const SELF_COLLISION_KERNELS = [
+    "clearCells",
+    "countCells",
+    "sumChunks",
+    "scanCells",
+    "scatterCells",
+    "projectContacts",
+    "applyCorrections",
+] as const;
+
+/** A self-collision kernel's entry point. */
+export type SelfCollisionKernel = (typeof SELF_COLLISION_KERNELS)[number];
 
 /** Each device's kernels, compiled once and shared by every body on it. */
 const compiled = new WeakMap<GPUDevice, Promise<SolverPipelines>>();
@@ -184,6 +212,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         strainLimit,
         gasSum,
         gasPush,
+        ...selfKernels
     ] = await Promise.all([
         pipeline("predict", PREDICT_WGSL, "predict", "predict"),
         pipeline("predict", PREDICT_WGSL, "setInverseMasses", "inverse masses"),
@@ -205,6 +234,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("constraint", STRAIN_LIMIT_WGSL, "main", "strain limit"),
         pipeline("gas", GAS_PRESSURE_WGSL, "sum", "gas sum"),
         pipeline("gas", GAS_PRESSURE_WGSL, "push", "gas push"),
+        ...SELF_COLLISION_KERNELS.map((entry) => pipeline("selfCollision", SELF_COLLISION_WGSL, entry, `self-collision ${entry}`)),
     ]);
     return {
         layouts,
@@ -230,6 +260,10 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         renderNormals,
         figureResiduals,
         figureReduce,
+        selfCollision: Object.fromEntries(SELF_COLLISION_KERNELS.map((entry, k) => [entry, selfKernels[k]])) as Record<
+            SelfCollisionKernel,
+            GPUComputePipeline
+        >,
     };
 }
 

@@ -17,6 +17,7 @@ import { compiledSolverPipelines, solverPipelines, type SolverPipelines } from "
 import { BodyBuffers, COPY_DST, MAP_READ, STORAGE, createBuffer, type BindGroups } from "./bodyBuffers.js";
 import { StepParams } from "./stepParams.js";
 import { StepTimer } from "./stepTimer.js";
+import { SelfCollisionPass } from "./selfCollisionPass.js";
 import { StrainLimitPass } from "./strainLimitPass.js";
 import { UNIFORM_STRIDE } from "./substepParams.js";
 import { POSE_VEC4S } from "./particlePassShader.js";
@@ -43,8 +44,9 @@ import { ValidState } from "./validState.js";
  * fastest free particle, edge ratios, volume, the per-particle residuals) are reduced on the GPU when asked
  * ({@link readFigures}); the host decides sleep from them ({@link stopMotion}) and raises the events; a read that
  * finds a non-finite state restores the last valid one. Particles attached to static and kinematic colliders follow
- * them as on the CPU. Not yet on the GPU (see docs/webgpu.md): self-collision, attachments to dynamic colliders
- * ({@link unsupportedGpuFeature} names them, and construction refuses them).
+ * them as on the CPU. Self-collision (`SoftBody.selfCollision`) runs as its own pass (`selfCollisionPass.ts`: a hash
+ * rebuilt every substep, contacts after every solver pass). Not yet on the GPU (see docs/webgpu.md): attachments to
+ * dynamic colliders and the rest that {@link unsupportedGpuFeature} names (construction refuses them).
  */
 export class GpuSoftBodySolver {
     /** Steps taken. */
@@ -88,6 +90,8 @@ export class GpuSoftBodySolver {
     private readonly _attachments = new AttachmentRecords();
     /** A collider's first shape slot in the current records (made once: the step allocates nothing). */
     private readonly _slotOf = (collider: Collider): number => this._colliders.firstSlot(collider);
+    /** Self-collision's pass, made when the body first collides with itself (kept when it stops: it may again). */
+    private _self: SelfCollisionPass | null = null;
 
     private constructor(
         /** The device the body lives on. */
@@ -201,6 +205,10 @@ export class GpuSoftBodySolver {
             this._uploadPins();
             this._groups = this._createGroups();
         }
+        if (body.selfCollision && this._self === null && body.triangles.length > 0) {
+            this._self = new SelfCollisionPass(device, body);
+            this._groups = this._createGroups();
+        }
         const dynamic = this._colliders.dynamicColliders;
         this._impulses.prepare(dynamic, dt);
         const substeps = world.substeps;
@@ -225,6 +233,9 @@ export class GpuSoftBodySolver {
             this._groups = this._createGroups();
         }
         this._writePinTargets();
+        if (this._colliding()) {
+            this._self!.write(body);
+        }
         // As `XpbdWorld`: from the body's figures of the last step (the host's read-back of the GPU's figures).
         this._straining = this._strain !== null && strainLimitActive(body);
 
@@ -405,6 +416,7 @@ export class GpuSoftBodySolver {
         this._figures.dispose();
         this._validState.dispose();
         this._strain?.dispose();
+        this._self?.dispose();
     }
 
     /** Encodes one step: forces, then per substep prediction, passes and velocities, then damping. */
@@ -434,20 +446,41 @@ export class GpuSoftBodySolver {
         }
         const tethers = this._params.tethers;
         const passes = 2 * this.world.iterations;
-        // As `XpbdWorld`: a later pass opens with tethers only where soft pins or colliders may move particles.
-        const between =
-            this.body.pins.softCount > 0 || this._colliders.slotColliders.length > 0 ? this._passRecord.between : this._passRecord.tail;
+        const self = this._colliding() ? this._self : null;
+        // As `XpbdWorld`: a later pass opens with tethers only where soft pins, colliders or self-contacts may move
+        // particles.
+        const reopen = this.body.pins.softCount > 0 || this._colliders.slotColliders.length > 0 || self !== null;
+        const between = reopen ? this._passRecord.between : this._passRecord.tail;
         for (let s = 0; s < this.world.substeps; s++) {
             const params = this._params.offset(s);
             pass.setPipeline(p.predict);
             this._bind(pass, g.predict, params);
             pass.dispatchWorkgroups(groups(Math.max(n, this._constraints.lambdaCount)));
+            // As `XpbdWorld`: the self-contacts' hash from the predicted positions, before the passes.
+            self?.encodeBuild(pass, p, params, this._offsets);
             if (tethers) {
                 this._particlePass(pass, params, this._passRecord.head);
             }
             for (let k = 0; k < passes; k++) {
                 this._encodeSets(pass, params, (k & 1) === 1);
-                if (k + 1 < passes) {
+                const last = k + 1 === passes;
+                if (self !== null) {
+                    // The end of the pass, the self-contacts (after every pass, as `XpbdWorld`), then the next pass's
+                    // tethers or the velocities.
+                    if (last && this._straining) {
+                        this._particlePass(pass, params, this._passRecord.head);
+                        this._strain!.encode(pass, p, params, this._offsets);
+                        this._particlePass(pass, params, this._passRecord.settle);
+                    } else {
+                        this._particlePass(pass, params, this._passRecord.tail);
+                    }
+                    self.encodeProject(pass, p, params, this._offsets);
+                    if (!last && tethers) {
+                        this._particlePass(pass, params, this._passRecord.head);
+                    } else if (last) {
+                        this._particlePass(pass, params, this._passRecord.velocity);
+                    }
+                } else if (!last) {
                     this._particlePass(pass, params, between);
                 } else if (this._straining) {
                     // As `XpbdWorld._pass`: tethers, the strain limit, then soft pins and contacts, which have the final say.
@@ -581,8 +614,14 @@ export class GpuSoftBodySolver {
         return buffer;
     }
 
+    /** Whether the body collides with itself in this step. */
+    private _colliding(): boolean {
+        return this._self !== null && this.body.selfCollision;
+    }
+
     private _createGroups(): BindGroups {
         this._strain?.bind(this._pipelines.layouts, this._params.buffer, this._buffers.positions, this._buffers.lambdas);
+        this._self?.bind(this._pipelines.layouts, this._params.buffer, this._buffers.positions, this._buffers.previous);
         return this._buffers.bindGroups(this._pipelines.layouts, this._params.buffer, this._colliderBuffer);
     }
 

@@ -196,14 +196,14 @@ describe("playground on WebGPU", () => {
         expect(steps).toBeGreaterThanOrEqual(40);
         expect(reads).toBeLessThanOrEqual(Math.ceil(steps / 6) + 1);
 
-        // A feature the GPU lacks (self-collision) sends the cloth to the CPU: ordinary vertex buffers again, drawn from
+        // A feature the GPU lacks (level of detail: a body held asleep) sends the cloth to the CPU: ordinary vertex buffers again, drawn from
         // where the GPU left it; without it the cloth goes back to the GPU and to GPU buffers.
-        const selfCollision = (on: boolean): Promise<void> =>
-            demo.page.evaluate((value) => void (window.__playground.demo!.handle.xpbd.impostors[0].body.selfCollision = value), on);
-        await selfCollision(true);
+        const holdAsleep = (on: boolean): Promise<void> =>
+            demo.page.evaluate((value) => void (window.__playground.demo!.handle.xpbd.impostors[0].body.holdAsleep = value), on);
+        await holdAsleep(true);
         await waitForFrames(demo.page, 3);
         const onCpu = await read();
-        await selfCollision(false);
+        await holdAsleep(false);
         await waitForFrames(demo.page, 3);
         const back = await read();
         console.log(`on the CPU: lowest vertex ${onCpu.lowest.toFixed(3)} m; back on the GPU: ${back.lowest.toFixed(3)} m`);

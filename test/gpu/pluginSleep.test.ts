@@ -256,12 +256,12 @@ describeGpu("sleep and statistics on the WebGPU backend (plugin, real Havok)", (
         mesh.position.y = 0.02;
         const impostor = new ClothImpostor(mesh, { mass: 0.2, allowSleep: false }, xpbd);
         await xpbd.whenBackendReadyAsync();
-        // Self-collision sends it to the CPU, where it lands on the ground and measures its contacts.
-        impostor.body.selfCollision = true;
+        // Level of detail (substeps of its own) sends it to the CPU, where it lands on the ground and measures its contacts.
+        impostor.body.substeps = 10;
         for (let s = 0; s < 10; s++) h.step();
         const onCpu = { backend: impostor.backend, contacts: impostor.body.stats.contacts };
         const heat = Math.max(...impostor.body.contactResidual.subarray(0, impostor.body.particleCount));
-        impostor.body.selfCollision = false;
+        impostor.body.substeps = 0;
         for (let s = 0; s < 2 * FIGURES_INTERVAL; s++) {
             h.step();
             await frame(device());

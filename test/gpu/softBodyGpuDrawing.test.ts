@@ -161,14 +161,14 @@ describeGpu("a soft body drawn from GPU buffers by the WebGPU backend", (testDev
 
         // A feature the GPU lacks sends it to the CPU: ordinary vertex buffers again, the storage ones released, and
         // the CPU writes the mesh from the last state read back.
-        body.selfCollision = true;
+        body.holdAsleep = true;
         backend.step([jelly], dt);
         expect(backend.runs(jelly)).toBe(false);
         expect(backend.drawnMesh(jelly)).toBeNull();
         expect(xpbd.world.bodies).toContain(body);
         expect(drawing.released()).toBe(2);
         expect(warn).toHaveBeenCalledTimes(1);
-        expect(String(warn.mock.calls[0][0])).toContain("self-collision");
+        expect(String(warn.mock.calls[0][0])).toContain("level of detail");
         jelly.updateRenderMesh();
         expect(mesh.getVertexBuffer(VertexBuffer.PositionKind)!.getData()).not.toBeNull();
         const expected = new Float64Array(3 * n);
@@ -185,7 +185,7 @@ describeGpu("a soft body drawn from GPU buffers by the WebGPU backend", (testDev
         // Stored as f32 local coordinates of about 1 m: within a few ulps.
         expect(worst).toBeLessThan(1e-6);
         // And back to the GPU and to GPU buffers without it.
-        body.selfCollision = false;
+        body.holdAsleep = false;
         backend.step([jelly], dt);
         expect(backend.drawnMesh(jelly)).not.toBeNull();
         expect(mesh.getVertexBuffer(VertexBuffer.PositionKind)!.getData()).toBeNull();
