@@ -205,7 +205,7 @@ describeGpu("WebGPU solver physics", (device) => {
         expect(limited).toBeLessThanOrEqual(1.1);
     }, 300_000);
 
-    test("what the GPU path lacks is refused by name: collider attachments (a dynamic collider is accepted)", async () => {
+    test("what the GPU path lacks is refused by name: attachments to a dynamic collider (a dynamic collider alone is accepted)", async () => {
         const { body } = clothBody(2);
         const world = (collider: Collider): XpbdWorld => {
             const w = new XpbdWorld();
@@ -218,7 +218,7 @@ describeGpu("WebGPU solver physics", (device) => {
         const tied = clothBody(2).body;
         tied.attachments.attach(0, new Collider([sphere], { motion: ColliderMotion.Dynamic }), 0, 1, 0);
         await expect(GpuSoftBodySolver.create(device(), tied, world(new Collider([sphere])))).rejects.toThrow(
-            "does not support collider attachments yet",
+            "does not support collider attachments to dynamic bodies yet",
         );
         const inWorld = new XpbdWorld();
         inWorld.addBody(body);
