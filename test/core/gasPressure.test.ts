@@ -3,28 +3,14 @@ import { CreateIcoSphereVertexData } from "@babylonjs/core/Meshes/Builders/icoSp
 import { Collider } from "../../src/core/collider";
 import { enclosedVolume } from "../../src/core/enclosedVolume";
 import { SoftBody } from "../../src/core/softBody";
-import type { SoftBodyOptions } from "../../src/core/softBodyOptions";
 import { parseReplay, serializeReplay } from "../../src/core/replayFormat";
 import { XpbdReplayer } from "../../src/core/replayer";
 import { XpbdWorldRecorder } from "../../src/core/worldRecorder";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
 import { buildClothTopology } from "../../src/meshing/clothTopology";
+import { balloon, BALLOON_RADIUS } from "../support/balloon";
 
-const RADIUS = 0.3;
-
-/** A closed icosphere cloth of `mass` kg, `RADIUS` m, its centre `lift` m above the origin. */
-function balloon(options: SoftBodyOptions, lift = 0, mass = 1): SoftBody {
-    const mesh = CreateIcoSphereVertexData({ radius: RADIUS, subdivisions: 3, flat: false });
-    const t = buildClothTopology(mesh.positions!, mesh.indices!);
-    const positions = Float64Array.from(t.positions);
-    for (let i = 1; i < positions.length; i += 3) {
-        positions[i] += lift;
-    }
-    return new SoftBody(
-        { positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass },
-        { bendCompliance: 10, allowSleep: false, ...options },
-    );
-}
+const RADIUS = BALLOON_RADIUS;
 
 function volumeOf(body: SoftBody): number {
     return Math.abs(enclosedVolume(body.triangles, body.positions));

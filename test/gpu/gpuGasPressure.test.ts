@@ -1,30 +1,15 @@
 /** The gas inside a closed cloth on the WebGPU solver (`gasPressureShader.ts`) against the CPU's `GasPressure`. */
-import { CreateIcoSphereVertexData } from "@babylonjs/core/Meshes/Builders/icoSphereBuilder";
 import { Collider } from "../../src/core/collider";
 import { enclosedVolume } from "../../src/core/enclosedVolume";
 import { SoftBody } from "../../src/core/softBody";
 import type { SoftBodyOptions } from "../../src/core/softBodyOptions";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
 import { GpuSoftBodySolver } from "../../src/gpu/gpuSoftBodySolver";
-import { buildClothTopology } from "../../src/meshing/clothTopology";
+import { balloon, BALLOON_RADIUS } from "../support/balloon";
 import { compareSolvers, expectAgreement } from "./support/agreement";
 import { describeGpu } from "./support/gpuDevice";
 
-const RADIUS = 0.3;
-
-/** A closed icosphere cloth (92 particles, 180 triangles) of `mass` kg and `RADIUS` m, its centre `lift` m up. */
-function balloon(options: SoftBodyOptions, lift = 0, mass = 1): SoftBody {
-    const mesh = CreateIcoSphereVertexData({ radius: RADIUS, subdivisions: 3, flat: false });
-    const t = buildClothTopology(mesh.positions!, mesh.indices!);
-    const positions = Float64Array.from(t.positions);
-    for (let i = 1; i < positions.length; i += 3) {
-        positions[i] += lift;
-    }
-    return new SoftBody(
-        { positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass },
-        { bendCompliance: 10, allowSleep: false, ...options },
-    );
-}
+const RADIUS = BALLOON_RADIUS;
 
 const ground = (): Collider[] => [new Collider([{ kind: "plane", normal: [0, 1, 0], offset: 0 }])];
 
