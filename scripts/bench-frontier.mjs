@@ -18,12 +18,16 @@
 //     ms_per_step = the lowest of the REPEATS medians of one step's wall time over the 180 steps.
 //     max_stretch = after the 180th step, max over the structural (horizontal and vertical grid) edges of
 //       current length / rest length.
-//   scene=cloth<n> target_stretch=<T> ours_ms=<ms> jolt_ms=<ms> ratio_at_equal_stretch=<ours_ms / jolt_ms>
-//     [extrapolated=ours|jolt|ours,jolt]: each side's cost at max_stretch = T (T = 1.05, 1.02), read off its own
-//     frontier: the Pareto points of its settings (a point slower and more stretched than another is dropped; ours
-//     includes the default setting), sorted by cost, log(ms) linearly interpolated against log(max_stretch − 1)
-//     between the two points that bracket T. Outside a frontier's range the nearest two points are extrapolated and
-//     the line names that side in `extrapolated`. "na" where a side has fewer than two frontier points.
+//   scene=cloth<n> target_stretch=<T> ours_setting=<setting> ours_ms=<ms> ours_stretch=<ratio> jolt_ms=<ms>
+//     ratio_at_equal_stretch=<ours_ms / jolt_ms> [extrapolated=jolt] target_ratio=<ratio> [target_extrapolated=…]
+//     for T = 1.05 and 1.02. Ours: the cheapest of our settings (the default included) whose max_stretch is within T;
+//     Jolt: its cost at that same stretch (ours_stretch), read off its frontier: the Pareto points of its settings (a
+//     point slower and more stretched than another is dropped) sorted by cost, log(ms) linearly interpolated against
+//     log(max_stretch − 1) between the two points that bracket it, or extrapolated from the nearest two (then
+//     `extrapolated=jolt`). When none of ours is within T, ours is read off our own frontier at T the same way
+//     (`extrapolated=ours…`) and Jolt at T. `target_ratio` reads both sides at T itself, as this script did before
+//     (ours extrapolated beyond our loosest setting when that is tighter than T; `target_extrapolated` names the
+//     sides). "na" where a side has fewer than two frontier points.
 //   scene=cloth<n> default_ms=<ms> jolt10_ms=<ms> default_over_jolt10=<ratio>: our default setting against Jolt at
 //     10 iterations (both from the lines above).
 //   At 128² every line of ours also carries max_stretch_60s=<ratio>: the same scene continued to 3600 steps (60 s),
@@ -140,6 +144,30 @@ function msAtStretch(front, target) {
     return { ms: Math.exp(Math.log(a.ms) + t * (Math.log(b.ms) - Math.log(a.ms))), extrapolated };
 }
 
+/**
+ * The fields of one `target_stretch` line (see the header): our cheapest setting within `target` against Jolt's cost at
+ * its stretch, and both sides read at `target` itself.
+ */
+function equalStretch(ours, oursFront, joltFront, target) {
+    const within = ours.filter((p) => Number.isFinite(p.ms) && p.stretch <= target).sort((a, b) => a.ms - b.ms)[0];
+    const atTarget = { ours: msAtStretch(oursFront, target), jolt: msAtStretch(joltFront, target) };
+    const ours_ = within ? { ms: within.ms, extrapolated: false } : atTarget.ours;
+    const jolt = within ? msAtStretch(joltFront, within.stretch) : atTarget.jolt;
+    const flags = (a, b) => [a?.extrapolated ? "ours" : "", b?.extrapolated ? "jolt" : ""].filter(Boolean).join(",");
+    const extrapolated = flags(ours_, jolt);
+    const targetExtrapolated = flags(atTarget.ours, atTarget.jolt);
+    return {
+        ours_setting: within?.setting ?? "none",
+        ours_ms: fixed(ours_?.ms, 3),
+        ours_stretch: within ? fixed(within.stretch, 4) : "na",
+        jolt_ms: fixed(jolt?.ms, 3),
+        ratio_at_equal_stretch: ours_ && jolt ? fixed(ours_.ms / jolt.ms, 2) : "na",
+        ...(extrapolated ? { extrapolated } : {}),
+        target_ratio: atTarget.ours && atTarget.jolt ? fixed(atTarget.ours.ms / atTarget.jolt.ms, 2) : "na",
+        ...(targetExtrapolated ? { target_extrapolated: targetExtrapolated } : {}),
+    };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 /**
  * One of our settings in a worker thread: a fresh V8 isolate, so that no setting runs on code that the JIT
@@ -186,7 +214,9 @@ if (!isMainThread) {
     } catch (error) {
         process.stderr.write(`# peer jolt skipped: ${error?.stack ?? error}\n`);
     }
-    process.stderr.write(`# targets ${TARGETS.join(", ")}: log(ms) interpolated in log(max_stretch - 1) on each side's Pareto frontier\n`);
+    process.stderr.write(
+        `# targets ${TARGETS.join(", ")}: our cheapest setting within the target against Jolt at its stretch; log(ms) interpolated in log(max_stretch - 1) on Jolt's Pareto frontier\n`,
+    );
 
     for (const n of SIZES) {
         const grid = clothGrid(n);
@@ -247,17 +277,7 @@ if (!isMainThread) {
         const names = (front) => front.map((p) => p.setting).join(" | ");
         process.stderr.write(`# ${scene} frontier ours: ${names(oursFront) || "none"}; jolt-lra: ${names(joltFront) || "none"}\n`);
         for (const target of TARGETS) {
-            const a = msAtStretch(oursFront, target);
-            const b = msAtStretch(joltFront, target);
-            const extrapolated = [a?.extrapolated ? "ours" : "", b?.extrapolated ? "jolt" : ""].filter(Boolean).join(",");
-            line({
-                scene,
-                target_stretch: target,
-                ours_ms: fixed(a?.ms, 3),
-                jolt_ms: fixed(b?.ms, 3),
-                ratio_at_equal_stretch: a && b ? fixed(a.ms / b.ms, 2) : "na",
-                ...(extrapolated ? { extrapolated } : {}),
-            });
+            line({ scene, target_stretch: target, ...equalStretch(ours, oursFront, joltFront, target) });
         }
         const jolt10 = peer.find((p) => p.iterations === 10);
         if (jolt10) {
