@@ -10,3 +10,4 @@ export type { GpuFigures } from "./bodyFigures.js";
 export { colourBatches } from "./colourBatches.js";
 export { GpuRenderMeshWriter, packRenderMesh } from "./renderMeshWriter.js";
 export type { RenderMeshMapping, RenderMeshTables, RenderVertexBinding, TetEmbeddedVertices, WeldedVertices } from "./renderMeshWriter.js";
+export { GpuContactGroup } from "./gpuContactGroup.js";
