@@ -118,6 +118,10 @@ interface GpuBody {
  * move the rigid body within the substeps (and hold heavy ones with held contacts), until no dynamic body has rested
  * on a soft body for {@link SUPPORT_HOLD_STEPS} steps. A body leaving the GPU keeps its solver until the impulses of
  * its steps in flight are handed on.
+ *
+ * Contacts between impostors (the world's `softContacts`) run where both bodies are: GPU impostors within reach of
+ * each other step together in one {@link GpuContactGroup}, and an impostor within reach of one on the CPU goes to the
+ * CPU (see {@link _findNear}).
  */
 export class GpuBackend {
     private readonly _bodies = new Map<SoftImpostor, GpuBody>();

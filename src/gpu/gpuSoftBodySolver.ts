@@ -45,8 +45,10 @@ import { ValidState } from "./validState.js";
  * ({@link readFigures}); the host decides sleep from them ({@link stopMotion}) and raises the events; a read that
  * finds a non-finite state restores the last valid one. Particles attached to static and kinematic colliders follow
  * them as on the CPU. Self-collision (`SoftBody.selfCollision`) runs as its own pass (`selfCollisionPass.ts`: a hash
- * rebuilt every substep, contacts after every solver pass). Not yet on the GPU (see docs/webgpu.md): attachments to
- * dynamic colliders and the rest that {@link unsupportedGpuFeature} names (construction refuses them).
+ * rebuilt every substep, contacts after every solver pass). Bodies that touch each other step together in a
+ * `GpuContactGroup`, which encodes their steps phase by phase with the contacts between them. Not yet on the GPU
+ * (see docs/webgpu.md): attachments to dynamic colliders and the rest that {@link unsupportedGpuFeature} names
+ * (construction refuses them).
  */
 export class GpuSoftBodySolver {
     /** Steps taken. */
