@@ -44,7 +44,9 @@ export class GpuContactGroup {
     private readonly _particles: number;
     private readonly _triangles: number;
     private readonly _buckets: number;
+    /** `GroupParams` as written (see `bodyContactsShader.ts`), and its float view for the largest thickness. */
     private readonly _paramsData = new ArrayBuffer(32);
+    private readonly _paramsFloats = new Float32Array(this._paramsData);
     private _disposed = false;
 
     /**
@@ -130,9 +132,8 @@ export class GpuContactGroup {
         this._frozen = storage(16 * particles, "group predicted positions");
         // 4 words per particle, the largest motion, then a split count per particle.
         this._sums = storage(4 * (5 * particles + 1), "group contact sums");
-        const floats = new Float32Array(this._paramsData);
         const words = new Uint32Array(this._paramsData);
-        floats[0] = 1 / cell;
+        this._paramsFloats[0] = 1 / cell;
         words[1] = buckets - 1;
         words[2] = buckets;
         words[3] = particles;
@@ -264,7 +265,7 @@ export class GpuContactGroup {
         }
         const queue = this._device.queue;
         queue.writeBuffer(this._records, 0, words);
-        new Float32Array(this._paramsData)[7] = maxThickness;
+        this._paramsFloats[7] = maxThickness;
         queue.writeBuffer(this._params, 0, this._paramsData);
     }
 
