@@ -18,7 +18,7 @@ import {
     type XpbdWorld,
 } from "../core/index.js";
 import { overlaps, pairAllowed } from "../core/softContacts.js";
-import { GpuSoftBodySolver, unsupportedGpuFeature, type GpuFigures, type StepImpulses } from "../gpu/index.js";
+import { GpuContactGroup, GpuSoftBodySolver, unsupportedGpuFeature, type GpuFigures, type StepImpulses } from "../gpu/index.js";
 import { GpuDrawnMesh } from "./gpuDrawnMesh.js";
 import type { SoftImpostor } from "./softImpostor.js";
 
@@ -46,8 +46,11 @@ const SUPPORT_HOLD_STEPS = 60;
 /** The feature named when a dynamic body rests on an impostor (see {@link GpuBackend}). */
 const SUPPORT_FEATURE = "dynamic bodies resting on soft bodies (same-step coupling)";
 
-/** The feature named when two impostors may touch each other (contacts between soft bodies run on the CPU). */
-const CONTACT_FEATURE = "contacts between impostors (softContacts; two impostors within reach of each other)";
+/**
+ * The feature named when an impostor may touch one that runs on the CPU (contacts between soft bodies run where both
+ * bodies are: on the GPU in a `GpuContactGroup`, or on the CPU).
+ */
+const CONTACT_FEATURE = "contacts with an impostor that runs on the CPU (softContacts; within reach of each other)";
 
 /**
  * Steps between two state read-backs of a body drawn from GPU buffers (10 a second at 60 Hz): they only feed the
@@ -115,6 +118,10 @@ interface GpuBody {
  * move the rigid body within the substeps (and hold heavy ones with held contacts), until no dynamic body has rested
  * on a soft body for {@link SUPPORT_HOLD_STEPS} steps. A body leaving the GPU keeps its solver until the impulses of
  * its steps in flight are handed on.
+ *
+ * Contacts between impostors (the world's `softContacts`) run where both bodies are: GPU impostors within reach of
+ * each other step together in one {@link GpuContactGroup}, and an impostor within reach of one on the CPU goes to the
+ * CPU (see {@link _findNear}).
  */
 export class GpuBackend {
     private readonly _bodies = new Map<SoftImpostor, GpuBody>();
@@ -133,12 +140,25 @@ export class GpuBackend {
     /** Solvers of bodies that left the GPU, kept until the impulses of their last steps are handed on. */
     private readonly _retired: { solver: GpuSoftBodySolver; settled: boolean; addImpulses: (impulses: StepImpulses) => void }[] = [];
     /**
-     * Impostors within reach of another impostor they may collide with, with the steps left before they may go back
-     * to the GPU ({@link SUPPORT_HOLD_STEPS} after the last step in reach; see {@link _findNear}).
+     * Impostors within reach of an impostor on the CPU that they may collide with, with the steps left before they may
+     * go back to the GPU ({@link SUPPORT_HOLD_STEPS} after the last step in reach; see {@link _findNear}).
      */
     private readonly _near = new Map<SoftImpostor, number>();
+    /**
+     * Impostors within reach of another one, both able to run on the GPU, with the steps left before they step alone
+     * again ({@link SUPPORT_HOLD_STEPS} after the last step in reach): on the GPU they step together, in {@link _group}.
+     */
+    private readonly _grouped = new Map<SoftImpostor, number>();
+    /** The GPU bodies that step together with the contacts between them (made again when its members change), or null. */
+    private _group: GpuContactGroup | null = null;
+    /** The impostors of this step that step in {@link _group} (reused every step). */
+    private readonly _members: SoftImpostor[] = [];
     /** Each impostor's box for {@link _findNear} (min xyz, max xyz), grown as impostors are added. */
     private _boxes = new Float64Array(0);
+    /** Per pair of impostors (`i × count + j`): whether their boxes overlap this step; grown as impostors are added. */
+    private _overlaps = new Uint8Array(0);
+    /** Per impostor: whether it runs on the CPU this step (its own features, or within reach of one that does). */
+    private _onCpu = new Uint8Array(0);
     /** The length of the current step (s), for the support test. */
     private _dt = 0;
     /** State read-backs started so far (all bodies): a debugging figure, to see that drawing reads nothing back. */
@@ -199,24 +219,33 @@ export class GpuBackend {
             }
         }
         this._findNear(impostors, dt);
+        const members = this._members;
+        members.length = 0;
         for (let i = 0; i < impostors.length; i++) {
             const impostor = impostors[i];
             const missing = this._unsupported(impostor);
-            const gpu = this._bodies.get(impostor);
+            let gpu = this._bodies.get(impostor);
             if (missing !== null) {
                 if (gpu) {
                     this._toCpu(impostor, gpu);
                 }
                 this._warnOnce(missing);
-            } else if (gpu) {
+                continue;
+            }
+            if (gpu) {
                 if (airChanged && impostor.body.triangles.length > 0 && impostor.body.windScale > 0) {
                     impostor.body._wakeRequested = true;
                 }
-                this._advance(impostor, gpu, dt);
             } else if (this._compiled === true) {
-                this._toGpu(impostor, dt);
+                gpu = this._toGpu(impostor, dt);
+            }
+            if (gpu && this._grouped.has(impostor)) {
+                members.push(impostor);
+            } else if (gpu) {
+                this._advance(impostor, gpu, dt);
             }
         }
+        this._advanceGroup(members, dt);
     }
 
     /**
@@ -278,6 +307,7 @@ export class GpuBackend {
     public remove(impostor: SoftImpostor): void {
         this._supporting.delete(impostor);
         this._near.delete(impostor);
+        this._grouped.delete(impostor);
         const gpu = this._bodies.get(impostor);
         if (gpu) {
             this._toCpu(impostor, gpu);
@@ -298,6 +328,9 @@ export class GpuBackend {
         this._retired.length = 0;
         this._supporting.clear();
         this._near.clear();
+        this._grouped.clear();
+        this._group?.dispose();
+        this._group = null;
     }
 
     /** The render mesh of `impostor` while it is drawn from GPU buffers, else null (for tests and tools). */
@@ -306,65 +339,149 @@ export class GpuBackend {
     }
 
     private _unsupported(impostor: SoftImpostor): string | null {
-        const own = impostor._gpuUnsupportedFeature();
-        if (own !== null) {
-            return own;
-        }
-        if (this._supporting.has(impostor)) {
-            return SUPPORT_FEATURE;
-        }
-        if (this._near.has(impostor)) {
-            return CONTACT_FEATURE;
-        }
-        return unsupportedGpuFeature(impostor.body);
+        return this._ownUnsupported(impostor) ?? (this._near.has(impostor) ? CONTACT_FEATURE : null);
+    }
+
+    /** The first feature of the impostor itself (not of its neighbours) that keeps it on the CPU, or null. */
+    private _ownUnsupported(impostor: SoftImpostor): string | null {
+        return (
+            impostor._gpuUnsupportedFeature() ??
+            (this._supporting.has(impostor) ? SUPPORT_FEATURE : null) ??
+            unsupportedGpuFeature(impostor.body)
+        );
     }
 
     /**
-     * Contacts between impostors run on the CPU (the world's `softContacts`), so two impostors that may touch must both
-     * be there: each impostor's box is that of its particles (as last read back, for a GPU body) grown by its thickness
-     * and by how far it may move (its fastest speed and a fall from rest, {@link travel}) over the steps its state is
+     * Contacts between impostors (the world's `softContacts`) run where both bodies are: on the GPU, two impostors that
+     * may touch step together in a {@link GpuContactGroup}; an impostor that may touch one on the CPU goes to the CPU
+     * too. Each impostor's box is that of its particles (as last read back, for a GPU body) grown by its thickness and
+     * by how far it may move (its fastest speed and a fall from rest, {@link travel}) over the steps its state is
      * behind (a GPU body's read-back lags) and two more, as the test runs again at every step. Two impostors whose
-     * collision groups let them touch and whose boxes overlap go to the CPU, {@link SUPPORT_HOLD_STEPS} steps more
-     * after they last did (a ball bouncing on a cloth does not send it back and forth). Impostors apart from every
-     * other one stay on the GPU.
+     * collision groups let them touch and whose boxes overlap are in reach of each other: when one of them runs on the
+     * CPU (for a feature of its own, or in reach of one that does, and so on), both do ({@link _near}), else both join
+     * the GPU group ({@link _grouped}), each for {@link SUPPORT_HOLD_STEPS} steps more after they last were in reach
+     * (a ball bouncing on a cloth does not send it back and forth).
      */
     private _findNear(impostors: readonly SoftImpostor[], dt: number): void {
-        const near = this._near;
-        for (const [impostor, steps] of near) {
-            if (steps <= 1) {
-                near.delete(impostor);
-            } else {
-                near.set(impostor, steps - 1);
-            }
-        }
+        countDown(this._near);
+        countDown(this._grouped);
         const count = impostors.length;
         if (!this._world.softContacts.enabled || count < 2) {
             return;
         }
         if (this._boxes.length < 6 * count) {
             this._boxes = new Float64Array(6 * count);
+            this._overlaps = new Uint8Array(count * count);
+            this._onCpu = new Uint8Array(count);
         }
         const boxes = this._boxes;
+        const overlapping = this._overlaps;
+        const onCpu = this._onCpu;
         for (let i = 0; i < count; i++) {
-            const body = impostors[i].body;
-            const gpu = this._bodies.get(impostors[i]);
+            const impostor = impostors[i];
+            const body = impostor.body;
+            const gpu = this._bodies.get(impostor);
             // The state in the CPU arrays is `late` steps old (0 on the CPU), and this test runs again at the next step:
             // the box must hold the body until then, and a step more for a state that arrives within it.
             const late = gpu ? gpu.solver.stepCount - gpu.stateStep : 0;
             const reach = travel(body.velocities, this._world.gravity, (late + 2) * dt);
             particleBox(body.positions, body.particleCount, body.thickness + reach, boxes, i);
+            // Before the kernels are compiled every impostor is on the CPU, where contacts need no choice.
+            onCpu[i] = this._compiled === true && (this._near.has(impostor) || this._ownUnsupported(impostor) !== null) ? 1 : 0;
         }
         for (let i = 0; i < count; i++) {
             for (let j = i + 1; j < count; j++) {
-                if (pairAllowed(impostors[i].body, impostors[j].body) && overlaps(boxes, i, j)) {
-                    near.set(impostors[i], SUPPORT_HOLD_STEPS);
-                    near.set(impostors[j], SUPPORT_HOLD_STEPS);
+                overlapping[i * count + j] = pairAllowed(impostors[i].body, impostors[j].body) && overlaps(boxes, i, j) ? 1 : 0;
+            }
+        }
+        // The CPU spreads along chains of impostors in reach of each other (each round reaches one more link).
+        let spread = true;
+        while (spread) {
+            spread = false;
+            for (let i = 0; i < count; i++) {
+                for (let j = i + 1; j < count; j++) {
+                    if (overlapping[i * count + j] === 1 && onCpu[i] !== onCpu[j]) {
+                        onCpu[i] = onCpu[j] = 1;
+                        spread = true;
+                    }
+                }
+            }
+        }
+        for (let i = 0; i < count; i++) {
+            for (let j = i + 1; j < count; j++) {
+                if (overlapping[i * count + j] === 1) {
+                    // After the spread, both of a pair in reach are on the CPU or neither is.
+                    const held = onCpu[i] === 1 ? this._near : this._grouped;
+                    held.set(impostors[i], SUPPORT_HOLD_STEPS);
+                    held.set(impostors[j], SUPPORT_HOLD_STEPS);
                 }
             }
         }
     }
 
-    private _toGpu(impostor: SoftImpostor, dt: number): void {
+    /**
+     * Steps the GPU impostors in reach of each other together, with the contacts between them ({@link _group}, made
+     * again when they change): awake as one (a sleeping member wakes when another is awake, and they fall asleep
+     * together, as the CPU world lets a body sleep only with the bodies it touches). Fewer than two step alone.
+     */
+    private _advanceGroup(members: readonly SoftImpostor[], dt: number): void {
+        if (members.length < 2) {
+            for (const impostor of members) {
+                this._advance(impostor, this._bodies.get(impostor)!, dt);
+            }
+            this._group?.dispose();
+            this._group = null;
+            return;
+        }
+        let awake = false;
+        let ready = true;
+        for (const impostor of members) {
+            const body = impostor.body;
+            this._wakeOnTriggers(impostor, this._bodies.get(impostor)!);
+            if (!body.sleeping) {
+                awake = true;
+                ready = ready && readyToSleep(body);
+            }
+        }
+        for (const impostor of members) {
+            const gpu = this._bodies.get(impostor)!;
+            if (awake && ready && !impostor.body.sleeping) {
+                this._fallAsleep(impostor, gpu);
+            } else if (awake && !ready && impostor.body.sleeping) {
+                this._wake(impostor, gpu);
+            }
+        }
+        if (!awake || ready) {
+            for (const impostor of members) {
+                impostor.body.pins.endStep();
+                measureAsleep(impostor.body);
+            }
+            return;
+        }
+        const group = this._groupOf(members);
+        group.step(dt);
+        for (const impostor of members) {
+            this._afterStep(impostor, this._bodies.get(impostor)!, dt);
+        }
+    }
+
+    /** The group of `members`' solvers: {@link _group} when it holds them, in order, else a new one (the old one released). */
+    private _groupOf(members: readonly SoftImpostor[]): GpuContactGroup {
+        const current = this._group;
+        let same = current !== null && current.solvers.length === members.length;
+        for (let k = 0; same && k < members.length; k++) {
+            same = current!.solvers[k] === this._bodies.get(members[k])!.solver;
+        }
+        if (same) {
+            return current!;
+        }
+        current?.dispose();
+        this._group = new GpuContactGroup(members.map((impostor) => this._bodies.get(impostor)!.solver));
+        return this._group;
+    }
+
+    /** Moves `impostor` to the GPU (not stepped yet), or leaves it on the CPU when that fails (then returns undefined). */
+    private _toGpu(impostor: SoftImpostor, dt: number): GpuBody | undefined {
         const body = impostor.body;
         this._world.removeBody(body);
         // No contact heatmap on the GPU (see _takeFigures): not the last one of the CPU either.
@@ -377,7 +494,7 @@ export class GpuBackend {
             this._world.addBody(body);
             this._compiled = false;
             Logger.Error(`XpbdPlugin: the WebGPU backend failed (${String(error)}); every impostor runs on the CPU`);
-            return;
+            return undefined;
         }
         const gpu: GpuBody = {
             solver,
@@ -395,7 +512,7 @@ export class GpuBackend {
         // as the interval.
         gpu.drawn?.refreshBounds(this._boundsMargin(body, DRAWN_READ_INTERVAL, dt));
         this._bodies.set(impostor, gpu);
-        this._advance(impostor, gpu, dt);
+        return gpu;
     }
 
     /** Draws the impostor's mesh from GPU buffers where it can be (a cloth or a soft body on the engine's device), else null. */
@@ -420,31 +537,43 @@ export class GpuBackend {
      */
     private _advance(impostor: SoftImpostor, gpu: GpuBody, dt: number): void {
         const body = impostor.body;
-        if (body.sleeping && (body._wakeRequested || body.pins.targetsMove() || this._world._movingColliderNear(body))) {
-            body.sleeping = false;
-            body._slowTime = 0;
-            gpu.awakenings++;
-            body.stats.sleepingBodies = 0;
-            this._events.push(SoftBodyEventType.Wake, body.id, -1, 0);
-        }
-        body._wakeRequested = false;
+        this._wakeOnTriggers(impostor, gpu);
         if (!body.sleeping && readyToSleep(body)) {
             this._fallAsleep(impostor, gpu);
         }
         if (!body.sleeping) {
-            this._step(impostor, gpu, dt);
+            gpu.solver.step(dt);
+            this._afterStep(impostor, gpu, dt);
             return;
         }
         body.pins.endStep();
         measureAsleep(body);
     }
 
+    /** Wakes a sleeping body on the CPU world's triggers (`XpbdWorld`'s `_beginStep`). */
+    private _wakeOnTriggers(impostor: SoftImpostor, gpu: GpuBody): void {
+        const body = impostor.body;
+        if (body.sleeping && (body._wakeRequested || body.pins.targetsMove() || this._world._movingColliderNear(body))) {
+            this._wake(impostor, gpu);
+        }
+        body._wakeRequested = false;
+    }
+
+    /** Wakes the body and reports it. */
+    private _wake(impostor: SoftImpostor, gpu: GpuBody): void {
+        const body = impostor.body;
+        body.sleeping = false;
+        body._slowTime = 0;
+        gpu.awakenings++;
+        body.stats.sleepingBodies = 0;
+        this._events.push(SoftBodyEventType.Wake, body.id, -1, 0);
+    }
+
     /**
-     * Submits the body's GPU step, and reads its state back (every step, or every few when it is drawn on the GPU) and
-     * its figures (every {@link FIGURES_INTERVAL} steps).
+     * After the body's GPU step was submitted: reads its state back (every step, or every few when it is drawn on the
+     * GPU) and its figures (every {@link FIGURES_INTERVAL} steps).
      */
-    private _step(impostor: SoftImpostor, gpu: GpuBody, dt: number): void {
-        gpu.solver.step(dt);
+    private _afterStep(impostor: SoftImpostor, gpu: GpuBody, dt: number): void {
         gpu.stepsSinceRead++;
         gpu.stepsSinceFigures++;
         if (gpu.drawn === null || gpu.stepsSinceRead >= DRAWN_READ_INTERVAL) {
@@ -714,5 +843,16 @@ function particleBox(positions: Float64Array, count: number, margin: number, out
         }
         out[o + axis] = min - margin;
         out[o + 3 + axis] = max + margin;
+    }
+}
+
+/** Counts every entry of `holds` down by a step, removing those that reach 0. */
+function countDown(holds: Map<SoftImpostor, number>): void {
+    for (const [impostor, steps] of holds) {
+        if (steps <= 1) {
+            holds.delete(impostor);
+        } else {
+            holds.set(impostor, steps - 1);
+        }
     }
 }

@@ -1,4 +1,5 @@
 import { AERODYNAMICS_WGSL } from "./aerodynamicsShader.js";
+import { BODY_CONTACTS_WGSL, BODY_TRANSFER_WGSL } from "./bodyContactsShader.js";
 import { ConstraintKernel } from "./bodyRecords.js";
 import { DIHEDRAL_BEND_WGSL, DISTANCE_WGSL, ISOMETRIC_BEND_WGSL, STRAIN_LIMIT_WGSL, VOLUME_WGSL } from "./constraintShaders.js";
 import { DAMPING_WGSL } from "./dampingShader.js";
@@ -87,6 +88,8 @@ const LAYOUTS = {
         "storage",
         "storage",
     ],
+    bodyContacts: ["fixed-uniform", "storage", "read-only-storage", "read-only-storage", "storage", "storage", "storage", "storage"],
+    bodyTransfer: ["fixed-uniform", "storage", "read-only-storage", "storage", "storage", "storage"],
 } satisfies Record<string, Binding[]>;
 
 /** A kernel family's layout name. */
@@ -120,6 +123,10 @@ export interface SolverPipelines {
     readonly figureReduce: GPUComputePipeline;
     /** Self-collision's hash rebuild and contact projection (see `selfCollisionShader.ts`). */
     readonly selfCollision: Readonly<Record<SelfCollisionKernel, GPUComputePipeline>>;
+    /** The contacts between a group's bodies: the hash's rebuild and the projection (see `bodyContactsShader.ts`). */
+    readonly bodyContacts: Readonly<Record<BodyContactKernel, GPUComputePipeline>>;
+    /** A body's particles into a group's buffers, and its contact moves back (see `bodyContactsShader.ts`). */
+    readonly bodyTransfer: Readonly<Record<"gather" | "scatter", GPUComputePipeline>>;
 }
 
 /** The self-collision kernels, by entry point (see `selfCollisionShader.ts`). */
@@ -135,6 +142,12 @@ const SELF_COLLISION_KERNELS = [
 
 /** A self-collision kernel's entry point. */
 export type SelfCollisionKernel = (typeof SELF_COLLISION_KERNELS)[number];
+
+/** The group contacts' kernels, by entry point (see `bodyContactsShader.ts`). */
+const BODY_CONTACT_KERNELS = ["clearCells", "countCells", "sumChunks", "scanCells", "scatterCells", "projectPairs"] as const;
+
+/** A group contacts' kernel's entry point. */
+export type BodyContactKernel = (typeof BODY_CONTACT_KERNELS)[number];
 
 /** Each device's kernels, compiled once and shared by every body on it. */
 const compiled = new WeakMap<GPUDevice, Promise<SolverPipelines>>();
@@ -212,7 +225,9 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         strainLimit,
         gasSum,
         gasPush,
-        ...selfKernels
+        gather,
+        scatter,
+        ...kernels
     ] = await Promise.all([
         pipeline("predict", PREDICT_WGSL, "predict", "predict"),
         pipeline("predict", PREDICT_WGSL, "setInverseMasses", "inverse masses"),
@@ -234,6 +249,9 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("constraint", STRAIN_LIMIT_WGSL, "main", "strain limit"),
         pipeline("gas", GAS_PRESSURE_WGSL, "sum", "gas sum"),
         pipeline("gas", GAS_PRESSURE_WGSL, "push", "gas push"),
+        pipeline("bodyTransfer", BODY_TRANSFER_WGSL, "gather", "group gather"),
+        pipeline("bodyTransfer", BODY_TRANSFER_WGSL, "scatter", "group scatter"),
+        ...BODY_CONTACT_KERNELS.map((entry) => pipeline("bodyContacts", BODY_CONTACTS_WGSL, entry, `group contacts ${entry}`)),
         ...SELF_COLLISION_KERNELS.map((entry) => pipeline("selfCollision", SELF_COLLISION_WGSL, entry, `self-collision ${entry}`)),
     ]);
     return {
@@ -260,10 +278,14 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         renderNormals,
         figureResiduals,
         figureReduce,
-        selfCollision: Object.fromEntries(SELF_COLLISION_KERNELS.map((entry, k) => [entry, selfKernels[k]])) as Record<
-            SelfCollisionKernel,
+        bodyContacts: Object.fromEntries(BODY_CONTACT_KERNELS.map((entry, k) => [entry, kernels[k]])) as Record<
+            BodyContactKernel,
             GPUComputePipeline
         >,
+        bodyTransfer: { gather, scatter },
+        selfCollision: Object.fromEntries(
+            SELF_COLLISION_KERNELS.map((entry, k) => [entry, kernels[BODY_CONTACT_KERNELS.length + k]]),
+        ) as Record<SelfCollisionKernel, GPUComputePipeline>,
     };
 }
 

@@ -45,8 +45,10 @@ import { ValidState } from "./validState.js";
  * ({@link readFigures}); the host decides sleep from them ({@link stopMotion}) and raises the events; a read that
  * finds a non-finite state restores the last valid one. Particles attached to static and kinematic colliders follow
  * them as on the CPU. Self-collision (`SoftBody.selfCollision`) runs as its own pass (`selfCollisionPass.ts`: a hash
- * rebuilt every substep, contacts after every solver pass). Not yet on the GPU (see docs/webgpu.md): attachments to
- * dynamic colliders and the rest that {@link unsupportedGpuFeature} names (construction refuses them).
+ * rebuilt every substep, contacts after every solver pass). Bodies that touch each other step together in a
+ * `GpuContactGroup`, which encodes their steps phase by phase with the contacts between them. Not yet on the GPU
+ * (see docs/webgpu.md): attachments to dynamic colliders and the rest that {@link unsupportedGpuFeature} names
+ * (construction refuses them).
  */
 export class GpuSoftBodySolver {
     /** Steps taken. */
@@ -92,6 +94,8 @@ export class GpuSoftBodySolver {
     private readonly _slotOf = (collider: Collider): number => this._colliders.firstSlot(collider);
     /** Self-collision's pass, made when the body first collides with itself (kept when it stops: it may again). */
     private _self: SelfCollisionPass | null = null;
+    /** @internal Set by a `GpuContactGroup` for its steps: contacts with other bodies follow each pass. */
+    public _grouped = false;
 
     private constructor(
         /** The device the body lives on. */
@@ -177,6 +181,55 @@ export class GpuSoftBodySolver {
      * poses and pin targets, then encodes and submits every dispatch of the step. Never waits for the GPU.
      */
     public step(dt: number): void {
+        this._beginStep(dt);
+        const encoder = this.device.createCommandEncoder({ label: "xpbd step" });
+        const pass = encoder.beginComputePass({ label: "xpbd step", timestampWrites: this._timer.timestampWrites });
+        this._encodeStart(pass);
+        for (let s = 0; s < this.world.substeps; s++) {
+            this._encodeSubstepStart(pass, s);
+            this._encodePassOpen(pass, s);
+            for (let k = 0; k < this.passCount; k++) {
+                this._encodePass(pass, s, k);
+                this._encodePassClose(pass, s, k);
+            }
+        }
+        this._encodeEnd(pass);
+        pass.end();
+        const timed = this._timer.encodeResolve(encoder);
+        this._encodeAfterPass(encoder);
+        this.device.queue.submit([encoder.finish()]);
+        this._afterSubmit(timed);
+    }
+
+    /** Solver passes per substep (2 × the world's iterations). */
+    public get passCount(): number {
+        return 2 * this.world.iterations;
+    }
+
+    /** @internal After the step's compute pass: the impulse accumulators' read-back copy. */
+    public _encodeAfterPass(encoder: GPUCommandEncoder): void {
+        this._impulses.encode(
+            encoder,
+            this._buffers.lambdas,
+            4 * this._buffers.impulseBase,
+            this._colliders.dynamicColliders,
+            this.stepCount + 1,
+        );
+    }
+
+    /** @internal After the step's submit: the reads it started, the pins' bookkeeping, the step count. */
+    public _afterSubmit(timed: boolean): void {
+        this._impulses.afterSubmit();
+        if (timed) {
+            this._timer.read();
+        }
+        // The targets reached at the end of this step are where the next one starts (as `PinConstraints.endStep`).
+        this.body.pins.endStep();
+        this.stepCount++;
+    }
+
+    /** @internal The host side of a step (uploads of its uniforms, poses, pins), before its dispatches are encoded. */
+    public _beginStep(dt: number): void {
         if (this._disposed) {
             throw new Error("the WebGPU solver is disposed");
         }
@@ -238,21 +291,6 @@ export class GpuSoftBodySolver {
         }
         // As `XpbdWorld`: from the body's figures of the last step (the host's read-back of the GPU's figures).
         this._straining = this._strain !== null && strainLimitActive(body);
-
-        const encoder = device.createCommandEncoder({ label: "xpbd step" });
-        const pass = encoder.beginComputePass({ label: "xpbd step", timestampWrites: this._timer.timestampWrites });
-        this._encodeStep(pass);
-        pass.end();
-        const timed = this._timer.encodeResolve(encoder);
-        this._impulses.encode(encoder, this._buffers.lambdas, 4 * this._buffers.impulseBase, dynamic, this.stepCount + 1);
-        device.queue.submit([encoder.finish()]);
-        this._impulses.afterSubmit();
-        if (timed) {
-            this._timer.read();
-        }
-        // The targets reached at the end of this step are where the next one starts (as `PinConstraints.endStep`).
-        body.pins.endStep();
-        this.stepCount++;
     }
 
     /**
@@ -286,6 +324,11 @@ export class GpuSoftBodySolver {
      */
     public get particlePositions(): GPUBuffer {
         return this._buffers.positions;
+    }
+
+    /** @internal The GPU buffer of the start positions of the substep (vec4 per particle), for a `GpuContactGroup`. */
+    public get _previousPositions(): GPUBuffer {
+        return this._buffers.previous;
     }
 
     /** The particle positions (xyz per particle, world) after the last submitted step, read back from the GPU. */
@@ -419,85 +462,109 @@ export class GpuSoftBodySolver {
         this._self?.dispose();
     }
 
-    /** Encodes one step: forces, then per substep prediction, passes and velocities, then damping. */
-    private _encodeStep(pass: GPUComputePassEncoder): void {
+    /** @internal The step's start: inverse masses after pin changes, the forces, attached particles onto their anchors. */
+    public _encodeStart(pass: GPUComputePassEncoder): void {
         const p = this._pipelines;
         const g = this._groups;
         const n = this.body.particleCount;
-        const groups = (count: number): number => Math.ceil(count / WORKGROUP_SIZE);
         const step0 = this._params.offset(0);
         if (this._inverseMassesDirty) {
             pass.setPipeline(p.setInverseMasses);
             this._bind(pass, g.predict, step0);
-            pass.dispatchWorkgroups(groups(n));
+            pass.dispatchWorkgroups(groupsOf(n));
             this._inverseMassesDirty = false;
         }
         if (this._params.aerodynamics) {
             pass.setPipeline(p.triangleForces);
             this._bind(pass, g.aerodynamics, step0);
-            pass.dispatchWorkgroups(groups(this.body.triangles.length / 3));
+            pass.dispatchWorkgroups(groupsOf(this.body.triangles.length / 3));
         }
         pass.setPipeline(p.gatherForces);
         this._bind(pass, g.aerodynamics, step0);
-        pass.dispatchWorkgroups(groups(n));
+        pass.dispatchWorkgroups(groupsOf(n));
         if (this.body.attachments.count > 0) {
             // As `XpbdWorld`'s step start: attached particles onto their anchors, where the host left the colliders.
             this._particlePass(pass, step0, this._passRecord.carry);
         }
-        const tethers = this._params.tethers;
-        const passes = 2 * this.world.iterations;
-        const self = this._colliding() ? this._self : null;
-        // As `XpbdWorld`: a later pass opens with tethers only where soft pins, colliders or self-contacts may move
-        // particles.
-        const reopen = this.body.pins.softCount > 0 || this._colliders.slotColliders.length > 0 || self !== null;
-        const between = reopen ? this._passRecord.between : this._passRecord.tail;
-        for (let s = 0; s < this.world.substeps; s++) {
-            const params = this._params.offset(s);
-            pass.setPipeline(p.predict);
-            this._bind(pass, g.predict, params);
-            pass.dispatchWorkgroups(groups(Math.max(n, this._constraints.lambdaCount)));
-            // As `XpbdWorld`: the self-contacts' hash from the predicted positions, before the passes.
-            self?.encodeBuild(pass, p, params, this._offsets);
-            if (tethers) {
-                this._particlePass(pass, params, this._passRecord.head);
-            }
-            for (let k = 0; k < passes; k++) {
-                this._encodeSets(pass, params, (k & 1) === 1);
-                const last = k + 1 === passes;
-                if (self !== null) {
-                    // The end of the pass, the self-contacts (after every pass, as `XpbdWorld`), then the next pass's
-                    // tethers or the velocities.
-                    if (last && this._straining) {
-                        this._particlePass(pass, params, this._passRecord.head);
-                        this._strain!.encode(pass, p, params, this._offsets);
-                        this._particlePass(pass, params, this._passRecord.settle);
-                    } else {
-                        this._particlePass(pass, params, this._passRecord.tail);
-                    }
-                    self.encodeProject(pass, p, params, this._offsets);
-                    if (!last && tethers) {
-                        this._particlePass(pass, params, this._passRecord.head);
-                    } else if (last) {
-                        this._particlePass(pass, params, this._passRecord.velocity);
-                    }
-                } else if (!last) {
-                    this._particlePass(pass, params, between);
-                } else if (this._straining) {
-                    // As `XpbdWorld._pass`: tethers, the strain limit, then soft pins and contacts, which have the final say.
-                    this._particlePass(pass, params, this._passRecord.head);
-                    this._strain!.encode(pass, p, params, this._offsets);
-                    this._particlePass(pass, params, this._passRecord.settleLast);
-                } else {
-                    this._particlePass(pass, params, this._passRecord.last);
-                }
-            }
+    }
+
+    /** @internal Substep `s`'s prediction, and the self-contacts' hash from the predicted positions (as `XpbdWorld`). */
+    public _encodeSubstepStart(pass: GPUComputePassEncoder, s: number): void {
+        const params = this._params.offset(s);
+        pass.setPipeline(this._pipelines.predict);
+        this._bind(pass, this._groups.predict, params);
+        pass.dispatchWorkgroups(groupsOf(Math.max(this.body.particleCount, this._constraints.lambdaCount)));
+        if (this._colliding()) {
+            this._self!.encodeBuild(pass, this._pipelines, params, this._offsets);
         }
+    }
+
+    /** @internal The first pass's tethers of substep `s`. */
+    public _encodePassOpen(pass: GPUComputePassEncoder, s: number): void {
+        if (this._params.tethers) {
+            this._particlePass(pass, this._params.offset(s), this._passRecord.head);
+        }
+    }
+
+    /**
+     * @internal Pass `k` of substep `s`: the constraint sets, then the end of the pass (tethers, the strain limit in
+     * the last, soft pins and collider contacts). Where contacts between particles follow the pass (self-collision's
+     * here, a `GpuContactGroup`'s after it), the next pass's tethers or the velocities wait for
+     * {@link _encodePassClose}; else they run in the same particle pass.
+     */
+    public _encodePass(pass: GPUComputePassEncoder, s: number, k: number): void {
+        const params = this._params.offset(s);
+        this._encodeSets(pass, params, (k & 1) === 1);
+        const last = k + 1 === this.passCount;
+        const records = this._passRecord;
+        if (this._splitPasses()) {
+            if (last && this._straining) {
+                this._particlePass(pass, params, records.head);
+                this._strain!.encode(pass, this._pipelines, params, this._offsets);
+                this._particlePass(pass, params, records.settle);
+            } else {
+                this._particlePass(pass, params, records.tail);
+            }
+            if (this._colliding()) {
+                this._self!.encodeProject(pass, this._pipelines, params, this._offsets);
+            }
+        } else if (!last) {
+            // As `XpbdWorld`: a later pass opens with tethers only where soft pins or colliders may move particles.
+            const reopen = this.body.pins.softCount > 0 || this._colliders.slotColliders.length > 0;
+            this._particlePass(pass, params, reopen ? records.between : records.tail);
+        } else if (this._straining) {
+            // As `XpbdWorld._pass`: tethers, the strain limit, then soft pins and contacts, which have the final say.
+            this._particlePass(pass, params, records.head);
+            this._strain!.encode(pass, this._pipelines, params, this._offsets);
+            this._particlePass(pass, params, records.settleLast);
+        } else {
+            this._particlePass(pass, params, records.last);
+        }
+    }
+
+    /** @internal After the contacts that follow pass `k` (see {@link _encodePass}): the next pass's tethers, or the velocities. */
+    public _encodePassClose(pass: GPUComputePassEncoder, s: number, k: number): void {
+        if (!this._splitPasses()) {
+            return;
+        }
+        const params = this._params.offset(s);
+        if (k + 1 === this.passCount) {
+            this._particlePass(pass, params, this._passRecord.velocity);
+        } else if (this._params.tethers) {
+            // Contacts between particles may have moved them since the last tethers (as `XpbdWorld`'s reopening).
+            this._particlePass(pass, params, this._passRecord.head);
+        }
+    }
+
+    /** @internal The step's end: the damping of deformation. */
+    public _encodeEnd(pass: GPUComputePassEncoder): void {
         if (this.body.damping > 0) {
-            pass.setPipeline(p.rigidMotion);
-            this._bind(pass, g.damping, step0);
+            const step0 = this._params.offset(0);
+            pass.setPipeline(this._pipelines.rigidMotion);
+            this._bind(pass, this._groups.damping, step0);
             pass.dispatchWorkgroups(1);
-            pass.setPipeline(p.dampDeformation);
-            pass.dispatchWorkgroups(groups(n));
+            pass.setPipeline(this._pipelines.dampDeformation);
+            pass.dispatchWorkgroups(groupsOf(this.body.particleCount));
         }
     }
 
@@ -540,7 +607,7 @@ export class GpuSoftBodySolver {
     private _particlePass(pass: GPUComputePassEncoder, params: number, record: number): void {
         pass.setPipeline(this._pipelines.particlePass);
         this._bind(pass, this._groups.particle, params, record * UNIFORM_STRIDE);
-        pass.dispatchWorkgroups(Math.ceil(this.body.particleCount / WORKGROUP_SIZE));
+        pass.dispatchWorkgroups(groupsOf(this.body.particleCount));
     }
 
     /**
@@ -619,6 +686,11 @@ export class GpuSoftBodySolver {
         return this._self !== null && this.body.selfCollision;
     }
 
+    /** Whether contacts between particles follow each pass, so that its end is split (see {@link _encodePass}). */
+    private _splitPasses(): boolean {
+        return this._colliding() || this._grouped;
+    }
+
     private _createGroups(): BindGroups {
         this._strain?.bind(this._pipelines.layouts, this._params.buffer, this._buffers.positions, this._buffers.lambdas);
         this._self?.bind(this._pipelines.layouts, this._params.buffer, this._buffers.positions, this._buffers.previous);
@@ -644,4 +716,9 @@ export class GpuSoftBodySolver {
         staging.destroy();
         return out;
     }
+}
+
+/** Workgroups covering `count` threads. */
+function groupsOf(count: number): number {
+    return Math.ceil(count / WORKGROUP_SIZE);
 }

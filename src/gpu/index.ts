@@ -1,7 +1,7 @@
 /**
  * `babylon-xpbd/gpu`: the XPBD solver on WebGPU. A {@link GpuSoftBodySolver} steps one core `SoftBody` on a
- * `GPUDevice`, with an `XpbdWorld` as its environment (gravity, air, substeps, colliders); see docs/webgpu.md for
- * what runs on the GPU today.
+ * `GPUDevice`, with an `XpbdWorld` as its environment (gravity, air, substeps, colliders); a {@link GpuContactGroup}
+ * steps several that touch each other; see docs/webgpu.md for what runs on the GPU today.
  */
 export { GpuSoftBodySolver } from "./gpuSoftBodySolver.js";
 export { unsupportedGpuFeature } from "./colliderRecords.js";
@@ -10,3 +10,4 @@ export type { GpuFigures } from "./bodyFigures.js";
 export { colourBatches } from "./colourBatches.js";
 export { GpuRenderMeshWriter, packRenderMesh } from "./renderMeshWriter.js";
 export type { RenderMeshMapping, RenderMeshTables, RenderVertexBinding, TetEmbeddedVertices, WeldedVertices } from "./renderMeshWriter.js";
+export { GpuContactGroup } from "./gpuContactGroup.js";

@@ -3,7 +3,7 @@ import { interiorEdges } from "../core/softContacts.js";
 import { COPY_DST, STORAGE, UNIFORM, createBuffer } from "./bodyBuffers.js";
 import type { SolverPipelines } from "./gpuPipelines.js";
 import { WORKGROUP_SIZE } from "./predictShader.js";
-import { SCAN_SIZE } from "./selfCollisionShader.js";
+import { SCAN_SIZE } from "./particleContactShader.js";
 import { PARAMS_SIZE } from "./substepParams.js";
 
 /**

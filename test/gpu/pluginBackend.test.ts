@@ -32,6 +32,15 @@ function cloth(h: HavokScene, xpbd: XpbdPlugin, edgeOn = false): ClothImpostor {
     return new ClothImpostor(mesh, { mass: 0.2, allowSleep: false }, xpbd);
 }
 
+/** The lowest (sign 1) or highest (sign −1) particle height of an impostor, as its CPU arrays hold it. */
+function extremeY(impostor: ClothImpostor, sign: number): number {
+    let y = Infinity;
+    for (let p = 1; p < 3 * impostor.body.particleCount; p += 3) {
+        y = Math.min(y, sign * impostor.body.positions[p]);
+    }
+    return sign * y;
+}
+
 /** A static 0.3 m sphere under the cloth's middle. */
 function sphere(h: HavokScene): void {
     createBody(h.scene, { kind: "sphere", radius: 0.3 }, { motionType: PhysicsMotionType.STATIC, position: [0, 0.5, 0] });
@@ -262,7 +271,7 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         expect(Math.abs(gpu - cpu)).toBeLessThan(0.2 * (free - cpu));
     }, 180_000);
 
-    test("two impostors apart run on the GPU with soft contacts on; one falling onto the other sends both to the CPU before they touch, where it is caught, and back once apart", async () => {
+    test("two impostors that touch both run on the GPU, stepped together: a cloth falling onto a net is caught by it there, with no warning", async () => {
         const h = await scene();
         const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
         const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
@@ -274,52 +283,96 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         const dropMesh = CreateGround("drop", { width: 0.6, height: 0.6, subdivisions: 8 }, h.scene);
         dropMesh.position.y = 1.3;
         const drop = new ClothImpostor(dropMesh, { mass: 0.1, allowSleep: false }, xpbd);
-        /** The lowest (sign 1) or highest (sign −1) particle height of an impostor, as its CPU arrays hold it. */
-        const extremeY = (impostor: ClothImpostor, sign: number): number => {
-            let y = Infinity;
-            for (let p = 1; p < 3 * impostor.body.particleCount; p += 3) {
-                y = Math.min(y, sign * impostor.body.positions[p]);
-            }
-            return sign * y;
-        };
+        await xpbd.whenBackendReadyAsync();
+        // It falls onto the net (0.3 m: 0.25 s, 15 steps) and comes to rest on it, both on the GPU at every step.
+        const backends = new Set<string>();
+        for (let s = 0; s < 75; s++) {
+            h.step();
+            backends.add(`${net.backend} ${drop.backend}`);
+        }
+        await xpbd.readGpuStateAsync();
+        const lowest = extremeY(drop, 1);
+        const netLowest = extremeY(net, 1);
+        const contact = (drop.body.thickness + net.body.thickness) / 2;
+        console.log(
+            `a cloth falling onto a net, both on the GPU: 75 steps later its lowest particle is at ${lowest.toFixed(4)} m, ` +
+                `the net's at ${netLowest.toFixed(4)} m (contact distance ${contact} m)`,
+        );
+        expect([...backends]).toEqual(["webgpu webgpu"]);
+        // Caught: it fell onto the net, to its corners' height (1 m), and rests on it, not through it (a free fall of
+        // 1.25 s is 7.7 m): its lowest particle lies on the net's lowest one, a contact distance above it.
+        expect(lowest).toBeLessThan(1 + contact);
+        expect(lowest - netLowest).toBeGreaterThan(contact / 2);
+        expect(lowest - netLowest).toBeLessThan(3 * contact);
+        expect(warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("WebGPU backend"))).toEqual([]);
+    }, 180_000);
+
+    test("an impostor within reach of one on the CPU (tearing) goes to the CPU before they touch, named, and back once apart", async () => {
+        const h = await scene();
+        const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
+        const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
+        // The same net, tearing (which keeps it on the CPU), and the free cloth 0.3 m above it.
+        const netMesh = CreateGround("net", { width: 1, height: 1, subdivisions: 8 }, h.scene);
+        netMesh.position.y = 1;
+        const net = new ClothImpostor(netMesh, { mass: 0.2, allowSleep: false, pins: [0, 8, 72, 80], tearRatio: 3 }, xpbd);
+        const dropMesh = CreateGround("drop", { width: 0.6, height: 0.6, subdivisions: 8 }, h.scene);
+        dropMesh.position.y = 1.3;
+        const drop = new ClothImpostor(dropMesh, { mass: 0.1, allowSleep: false }, xpbd);
         await xpbd.whenBackendReadyAsync();
         h.step();
         // 0.3 m apart, at rest: out of each other's reach (thickness plus a fall of ½g(0.1 s)² ≈ 0.05 m).
-        expect([net.backend, drop.backend]).toEqual(["webgpu", "webgpu"]);
-        // Falling, the cloth comes within reach of the net: both go to the CPU, with the gap still open (the state
-        // moved back is the last read-back, a step old here), and the CPU's soft contacts catch it.
+        expect([net.backend, drop.backend]).toEqual(["cpu", "webgpu"]);
+        // Falling, the cloth comes within reach of the net: it goes to the CPU with the gap still open (the state moved
+        // back is the last read-back, a step old here), and the CPU's soft contacts catch it.
         let steps = 1;
         while (drop.backend === "webgpu" && steps < 30) {
             h.step();
             await xpbd.readGpuStateAsync();
             steps++;
         }
-        expect([net.backend, drop.backend]).toEqual(["cpu", "cpu"]);
-        // The gap between the cloth's lowest particle and the net's highest, against their contact distance.
+        expect(drop.backend).toBe("cpu");
         const gapAtMove = extremeY(drop, 1) - extremeY(net, -1);
         const contact = (drop.body.thickness + net.body.thickness) / 2;
         h.step(60);
         const lowest = extremeY(drop, 1);
-        const netLowest = extremeY(net, 1);
         console.log(
-            `a cloth falling onto a net went to the CPU after ${steps} steps, ${gapAtMove.toFixed(3)} m above it ` +
-                `(contact distance ${contact} m); 60 steps later its lowest particle is at ${lowest.toFixed(3)} m, the net's at ${netLowest.toFixed(3)} m`,
+            `a cloth falling onto a tearing net went to the CPU after ${steps} steps, ${gapAtMove.toFixed(3)} m above it ` +
+                `(contact distance ${contact} m); 60 steps later its lowest particle is ${(lowest - extremeY(net, 1)).toFixed(3)} m above the net's`,
         );
         expect(gapAtMove).toBeGreaterThan(contact);
-        // Caught: it fell onto the net, to its corners' height (1 m), and rests on it, not through it (a free fall of 1 s
-        // is 4.9 m): its lowest particle lies on the net's lowest one, a contact distance above it.
         expect(lowest).toBeLessThan(1 + contact);
-        expect(lowest - netLowest).toBeGreaterThan(contact / 2);
-        expect(lowest - netLowest).toBeLessThan(3 * contact);
+        expect(lowest - extremeY(net, 1)).toBeGreaterThan(contact / 2);
         const warnings = warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("WebGPU backend"));
-        expect(warnings).toEqual([expect.stringContaining("contacts between impostors")]);
-        // Lifted 3 m away from the net: both go back to the GPU 60 steps after they were last in reach.
+        expect(warnings).toEqual([
+            expect.stringContaining("tearing"),
+            expect.stringContaining("contacts with an impostor that runs on the CPU"),
+        ]);
+        // Lifted 3 m away from the net: it goes back to the GPU 60 steps after they were last in reach.
         drop.body.translate(0, 3, 0);
         h.step(59);
-        expect([net.backend, drop.backend]).toEqual(["cpu", "cpu"]);
+        expect(drop.backend).toBe("cpu");
         h.step(2);
-        expect([net.backend, drop.backend]).toEqual(["webgpu", "webgpu"]);
+        expect([net.backend, drop.backend]).toEqual(["cpu", "webgpu"]);
     }, 120_000);
+
+    test("the CPU spreads along a chain of impostors in reach: a cloth in reach only of one in reach of a tearing net goes too", async () => {
+        const h = await scene();
+        const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
+        const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
+        const layer = (name: string, y: number, options: object): ClothImpostor => {
+            const mesh = CreateGround(name, { width: 0.6, height: 0.6, subdivisions: 4 }, h.scene);
+            mesh.position.y = y;
+            return new ClothImpostor(mesh, { mass: 0.1, allowSleep: false, ...options }, xpbd);
+        };
+        // At rest a box reaches its thickness (0.01 m) and a fall of ½g(2/60 s)² ≈ 0.005 m: two boxes meet within 0.03 m.
+        const net = layer("net", 1, { pins: [0, 4, 20, 24], tearRatio: 3 });
+        const middle = layer("middle", 1.025, { pins: [0, 4, 20, 24] });
+        const top = layer("top", 1.05, { pins: [0, 4, 20, 24] });
+        await xpbd.whenBackendReadyAsync();
+        h.step();
+        expect([net.backend, middle.backend, top.backend]).toEqual(["cpu", "cpu", "cpu"]);
+        expect(warn.mock.calls.map((call) => String(call[0])).join("\n")).toContain("contacts with an impostor that runs on the CPU");
+    }, 60_000);
 
     test("two-way coupling through Havok: a cloth thrown at a free box in zero gravity keeps the total momentum (± 2%) over 60 steps", async () => {
         const h = await scene();
