@@ -184,12 +184,17 @@ fn meshDistance(base: u32, q: vec3<f32>) -> vec4<f32> {
     let d = q - closest;
     let distance = sqrt(best2);
     let behind = dot(d, n) < 0.0;
-    if (distance > 1e-9) {
+    // The closest point carries a few ulps of rounding: nearer than 64 ulps of the point's largest coordinate (the
+    // core's f64 takes 1e-9 m), d's direction is mostly that rounding (a particle that arrived on a face was pushed
+    // sideways by millimetres), and the particle counts as on the surface.
+    let extent = max(max(abs(q.x), abs(q.y)), max(abs(q.z), 1.0));
+    if (distance > extent * ${2 ** -18}) {
         let s = select(1.0, -1.0, closed && behind);
         return vec4<f32>((s * d) / distance, s * distance);
     }
-    // On the surface: the triangle's normal, towards the particle's side of a sheet.
-    return vec4<f32>(select(1.0, -1.0, !closed && behind) * n, 0.0);
+    // On the surface: the triangle's normal, towards the particle's side of a sheet, and the distance along it.
+    let s = select(1.0, -1.0, !closed && behind);
+    return vec4<f32>(s * n, s * dot(d, n));
 }
 
 /** Normal (collider frame) and signed distance of the local point q to shape slot s. */
