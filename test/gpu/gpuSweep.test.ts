@@ -14,6 +14,7 @@ import { boxMesh, clothBody, tetBlock } from "../support/coreScenes";
 import { createBody, createHavokScene, type HavokScene } from "../support/havokScene";
 import { compareSolvers, describeAgreement, expectAgreement, type Scene } from "./support/agreement";
 import { describeGpu } from "./support/gpuDevice";
+import { shapeDistance } from "./support/shapeDistance";
 
 /** The walls' near face (x) and thickness: at 60 Hz and 5 substeps a particle at 40 m/s moves 13 cm a substep. */
 const NEAR = 0.4;
@@ -25,21 +26,6 @@ const DT = 1 / 60;
 /** A static 5 cm box wall between x = NEAR and NEAR + WALL, 4 m square. */
 function wall(): Collider {
     return new Collider([{ kind: "box", center: [NEAR + WALL / 2, 0.5, 0], halfExtents: [WALL / 2, 2, 2] }]);
-}
-
-/** The signed distance of world point `x[i..]` to `collider`'s first shape (the core's query, mesh reach 4 cm). */
-function shapeDistance(collider: Collider, x: ArrayLike<number>, i: number): number {
-    const m = collider._matrix;
-    const d = [x[i] - collider.position[0], x[i + 1] - collider.position[1], x[i + 2] - collider.position[2]];
-    const local = new Float64Array([
-        m[0] * d[0] + m[3] * d[1] + m[6] * d[2],
-        m[1] * d[0] + m[4] * d[1] + m[7] * d[2],
-        m[2] * d[0] + m[5] * d[1] + m[8] * d[2],
-        4 * THICKNESS,
-    ]);
-    const out = new Float64Array(4);
-    collider.shapes[0].query(local, out);
-    return out[3];
 }
 
 /** Largest x of xyz triples. */
