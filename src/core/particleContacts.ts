@@ -124,7 +124,7 @@ export class ParticleContacts {
             // where the closest feature would push it on: that feature faces away from the entered face (it went past
             // the middle), or none is within reach (it went through). Short of the middle the closest feature is
             // right, and the plane tangent where the path entered a curved surface would push a particle pressed into
-            // it along the surface's motion (a cloth on a moving ball drifted from the GPU solver, which has no sweep).
+            // it along the surface's motion (a cloth on a moving ball drifted so). The GPU's particle pass does the same.
             if (swept && entered[k] !== 0) {
                 const o = k * 4;
                 const facing = planes[o] * n[0] + planes[o + 1] * n[1] + planes[o + 2] * n[2];

@@ -5,10 +5,10 @@ import type { SoftBody } from "./softBody.js";
 import type { SubstepContext } from "./substepContext.js";
 
 /** Distance-stepping steps of one sweep at most; a path that needs more ends at the last point reached. */
-const MAX_SWEEP_STEPS = 8;
+export const MAX_SWEEP_STEPS = 8;
 
 /** A sweep has entered the shape once it is within `thickness × (1 + SWEEP_TOLERANCE)` of its surface. */
-const SWEEP_TOLERANCE = 0.1;
+export const SWEEP_TOLERANCE = 0.1;
 
 /**
  * The swept tests of fast particles against collider shapes, run by {@link ParticleContacts}' projection before each

@@ -121,7 +121,8 @@ export class ColliderRecords {
     /**
      * Fills {@link poses} for the `substeps` substeps of a step of length `dt`, for `body`'s collision filter and
      * friction and restitution: per slot its position and rotation, centre of mass, velocities, the combined friction
-     * coefficients (geometric means, as the core), the restitution and whether the body collides with it at all; for
+     * coefficients (geometric means, as the core), the restitution, whether the body collides with it at all and how it
+     * moves (0 when it does not, else 1 + its `ColliderMotion`: the sweep of fast particles reads it); for
      * a dynamic collider its accumulator's first word (from `accumulatorBase`, the word the accumulators start at) and
      * its fixed-point `scales` (linear and angular per dynamic collider). A dynamic collider moves as a kinematic one
      * within the step: with its velocities at the step's start (the impulses reach its host after the step).
@@ -172,7 +173,7 @@ export class ColliderRecords {
                     }
                     poses[o + 3] = staticFriction;
                     poses[o + 7] = kineticFriction;
-                    poses[o + 11] = collides ? 1 : 0;
+                    poses[o + 11] = collides ? 1 + collider.motion : 0;
                     poses[o + 15] = restitution;
                     poses[o + 19] = linearScale;
                     poses[o + 23] = angularScale;

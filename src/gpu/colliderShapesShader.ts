@@ -13,8 +13,9 @@ export const SHAPE_VEC4S = 7;
  * cells per axis and the vec4 index of the triangles (u32), 3 the word indices of the cell starts and of the cells'
  * triangle lists. Hull planes and mesh data lie after the records in the same buffer (see `ColliderRecords`).
  *
- * Included by the particle pass, whose bindings it reads: `colliders` (the collider buffer, of vec4s) and
- * `P` (the substep's Params: the thickness sets a mesh query's reach).
+ * Included by the particle pass, whose binding it reads: `colliders` (the collider buffer, of vec4s). A mesh query
+ * looks for triangles within the reach it is given (the core's query reach: 4 thicknesses for a contact, the path's
+ * length more for a sweep).
  */
 export const SHAPES_WGSL = /* wgsl */ `
 ${TRIANGLE_CLOSEST_WGSL}
@@ -137,10 +138,10 @@ fn closestOnTriangle(q: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> 
 }
 
 /**
- * The core's TriangleMeshShape.query: the closest triangle within reach (4 thicknesses) among the grid cells the
- * reach overlaps; inside a closed mesh is negative, an open one is a two-sided sheet.
+ * The core's TriangleMeshShape.query: the closest triangle within reach among the grid cells the reach overlaps;
+ * inside a closed mesh is negative, an open one is a two-sided sheet.
  */
-fn meshDistance(base: u32, q: vec3<f32>) -> vec4<f32> {
+fn meshDistance(base: u32, q: vec3<f32>, reach: f32) -> vec4<f32> {
     let grid = colliders[base + 1u];
     let cells = colliders[base + 2u];
     let lists = colliders[base + 3u];
@@ -148,7 +149,6 @@ fn meshDistance(base: u32, q: vec3<f32>) -> vec4<f32> {
     let triangles = bitcast<u32>(cells.w);
     let cellStart = bitcast<u32>(lists.x);
     let cellTriangles = bitcast<u32>(lists.y);
-    let reach = 4.0 * P.thickness;
     let top = dims - vec3<i32>(1);
     let lo = clamp(vec3<i32>(floor((q - reach - grid.xyz) / grid.w)), vec3<i32>(0), top);
     let hi = clamp(vec3<i32>(floor((q + reach - grid.xyz) / grid.w)), vec3<i32>(0), top);
@@ -184,16 +184,21 @@ fn meshDistance(base: u32, q: vec3<f32>) -> vec4<f32> {
     let d = q - closest;
     let distance = sqrt(best2);
     let behind = dot(d, n) < 0.0;
-    if (distance > 1e-9) {
+    // The closest point carries a few ulps of rounding: nearer than 64 ulps of the point's largest coordinate (the
+    // core's f64 takes 1e-9 m), d's direction is mostly that rounding (a particle that arrived on a face was pushed
+    // sideways by millimetres), and the particle counts as on the surface.
+    let extent = max(max(abs(q.x), abs(q.y)), max(abs(q.z), 1.0));
+    if (distance > extent * ${2 ** -18}) {
         let s = select(1.0, -1.0, closed && behind);
         return vec4<f32>((s * d) / distance, s * distance);
     }
-    // On the surface: the triangle's normal, towards the particle's side of a sheet.
-    return vec4<f32>(select(1.0, -1.0, !closed && behind) * n, 0.0);
+    // On the surface: the triangle's normal, towards the particle's side of a sheet, and the distance along it.
+    let s = select(1.0, -1.0, !closed && behind);
+    return vec4<f32>(s * n, s * dot(d, n));
 }
 
-/** Normal (collider frame) and signed distance of the local point q to shape slot s. */
-fn shapeQuery(s: u32, q: vec3<f32>) -> vec4<f32> {
+/** Normal (collider frame) and signed distance of the local point q to shape slot s (a mesh's within reach). */
+fn shapeQuery(s: u32, q: vec3<f32>, reach: f32) -> vec4<f32> {
     let base = s * ${SHAPE_VEC4S}u;
     let kind = bitcast<u32>(colliders[base].x);
     if (kind == PLANE) {
@@ -215,6 +220,6 @@ fn shapeQuery(s: u32, q: vec3<f32>) -> vec4<f32> {
     if (kind == CYLINDER) {
         return cylinderDistance(base, q);
     }
-    return meshDistance(base, q);
+    return meshDistance(base, q, reach);
 }
 `;

@@ -1,4 +1,5 @@
-import { RESTITUTION_THRESHOLD } from "../core/index.js";
+import { ColliderMotion, RESTITUTION_THRESHOLD } from "../core/index.js";
+import { MAX_SWEEP_STEPS, SWEEP_TOLERANCE } from "../core/particleSweep.js";
 import { ATTACHMENT_VEC4S } from "./attachmentRecords.js";
 import { SHAPES_WGSL, SHAPE_VEC4S } from "./colliderShapesShader.js";
 import { PIN_WGSL, WORKGROUP_SIZE } from "./predictShader.js";
@@ -19,10 +20,11 @@ export const POSE_VEC4S = 7;
  * onto the anchor at the step's start in the `Carry` mode, as `carry`.
  * `Dispatch.first` holds the {@link PassMode} bits. The collider shapes' queries are `SHAPES_WGSL`'s.
  *
- * A pose record (per shape and substep): 0 position and μs, 1–3 the rotation's rows with μk, the filter flag and the
- * restitution in 1.w, 2.w and 3.w, 4 the centre of mass, 5 the linear velocity, 6 the angular velocity; for a
- * dynamic collider 4.w and 5.w hold the fixed-point scales of its linear and angular impulses and 6.w the first word
- * of its accumulator in the multiplier buffer (−1 for the others; see `colliderImpulses.ts`).
+ * A pose record (per shape and substep): 0 position and μs, 1–3 the rotation's rows with μk, the filter and motion
+ * (0: the body does not collide with it, else 1 + its `ColliderMotion`) and the restitution in 1.w, 2.w and 3.w,
+ * 4 the centre of mass, 5 the linear velocity, 6 the angular velocity; for a dynamic collider 4.w and 5.w hold the
+ * fixed-point scales of its linear and angular impulses and 6.w the first word of its accumulator in the multiplier
+ * buffer (−1 for the others; see `colliderImpulses.ts`).
  *
  * Layout (group 0): 0 Params (dynamic), 1 Dispatch (dynamic), 2 pos, 3 prev, 4 vel, 5 info, 6 tethers, 7 pins,
  * 8 colliders (shape records, hull and mesh data, then pose records), 9 lambdas (multipliers, touch records, impulse
@@ -136,7 +138,7 @@ fn bounce(k: u32, x: vec3<f32>, w: f32, v0: vec3<f32>, v: vec3<f32>) -> vec3<f32
     atomicStore(&lambdas[t + 3u], 0);
     let n = bitcast<vec3<f32>>(vec3<i32>(atomicLoad(&lambdas[t]), atomicLoad(&lambdas[t + 1u]), atomicLoad(&lambdas[t + 2u])));
     let base = P.poseBase + u32(slot - 1) * ${POSE_VEC4S}u;
-    let surface = colliders[base + 5u].xyz + cross(colliders[base + 6u].xyz, x - colliders[base + 4u].xyz);
+    let surface = surfaceVelocity(base, x);
     let approach = dot(v0 - surface, n);
     if (approach > -${RESTITUTION_THRESHOLD}) {
         return v;
@@ -149,12 +151,17 @@ fn bounce(k: u32, x: vec3<f32>, w: f32, v0: vec3<f32>, v: vec3<f32>) -> vec3<f32
     return v + dv * n;
 }
 
+/** The velocity of the surface of the collider at pose record base at world point x. */
+fn surfaceVelocity(base: u32, x: vec3<f32>) -> vec3<f32> {
+    return colliders[base + 5u].xyz + cross(colliders[base + 6u].xyz, x - colliders[base + 4u].xyz);
+}
+
 /** Positional friction: the slip relative to the surface over the substep, removed within the static cone. */
 fn applyFriction(base: u32, us: f32, uk: f32, x: vec3<f32>, before: vec3<f32>, n: vec3<f32>, depth: f32, w: f32) -> vec3<f32> {
     if (us == 0.0 && uk == 0.0) {
         return x;
     }
-    let surface = colliders[base + 5u].xyz + cross(colliders[base + 6u].xyz, x - colliders[base + 4u].xyz);
+    let surface = surfaceVelocity(base, x);
     var slip = x - before - surface * P.h;
     slip = slip - dot(slip, n) * n;
     let slipLength = sqrt(dot(slip, slip));
@@ -188,26 +195,103 @@ fn projectAttachment(k: u32, x: vec3<f32>) -> vec3<f32> {
     return anchor;
 }
 
+/**
+ * World normal and signed distance of world point x to shape slot s at its pose record base (the core's
+ * \`_query3\`: into the collider frame with the transposed rotation, the normal back), a mesh's within reach.
+ */
+fn worldQuery(s: u32, base: u32, x: vec3<f32>, reach: f32) -> vec4<f32> {
+    let m0 = colliders[base + 1u].xyz;
+    let m1 = colliders[base + 2u].xyz;
+    let m2 = colliders[base + 3u].xyz;
+    let d = x - colliders[base].xyz;
+    let local = shapeQuery(s, d.x * m0 + d.y * m1 + d.z * m2, reach);
+    return vec4<f32>(dot(m0, local.xyz), dot(m1, local.xyz), dot(m2, local.xyz), local.w);
+}
+
+/** Where a fast particle's path entered a shape: the face's world normal and offset (n·x − offset is the distance). */
+struct Entry {
+    plane: vec4<f32>,
+    entered: bool,
+}
+
+/**
+ * The core's \`ParticleSweep\` for a particle's path over the substep, from where it started (\`before\`, carried with
+ * a moving collider to where that is now) to x, against slot s at pose record base: only for shapes with an inside
+ * (not planes nor two-sided sheets) and colliders that are not dynamic, and only when the path is longer than the
+ * thickness. Steps along the path by the distance to the surface (never past it) until the path comes within
+ * ${1 + SWEEP_TOLERANCE} thicknesses of it, at most ${MAX_SWEEP_STEPS} times, and returns the plane of the feature found there.
+ */
+fn sweep(s: u32, base: u32, before: vec3<f32>, x: vec3<f32>) -> Entry {
+    let none = Entry(vec4<f32>(0.0), false);
+    let motion = colliders[base + 2u].w - 1.0;
+    let record = colliders[s * ${SHAPE_VEC4S}u];
+    if (motion == ${ColliderMotion.Dynamic}.0 || bitcast<u32>(record.x) == PLANE || bitcast<u32>(record.y) == 1u) {
+        return none;
+    }
+    var start = before;
+    if (motion != ${ColliderMotion.Static}.0) {
+        // The collider has already moved this substep: the path is the particle's motion relative to it.
+        start = before + surfaceVelocity(base, before) * P.h;
+    }
+    let e = x - start;
+    let length2 = dot(e, e);
+    // A particle that moved less than its thickness cannot have got past the near face unnoticed.
+    if (!(length2 > P.thickness * P.thickness)) {
+        return none;
+    }
+    let len = sqrt(length2);
+    // A mesh must answer along the whole path, not only near the end point.
+    let reach = len + 4.0 * P.thickness;
+    let enter = P.thickness * ${1 + SWEEP_TOLERANCE};
+    var point = start;
+    var n: vec4<f32>;
+    var t = 0.0;
+    for (var step = 0u; step < ${MAX_SWEEP_STEPS}u; step++) {
+        point = start + e * t;
+        n = worldQuery(s, base, point, reach);
+        let gap = n.w - enter;
+        if (gap <= 0.0) {
+            break;
+        }
+        // A lower bound of the way to the surface: the step never jumps over it (a mesh beyond reach: a miss).
+        t += gap / len;
+        if (!(t < 1.0)) {
+            return none;
+        }
+    }
+    // Entered (or out of steps: the plane of the feature nearest the last point, which keeps it outside).
+    return Entry(vec4<f32>(n.xyz, dot(n.xyz, point) - n.w), true);
+}
+
 fn projectContacts(k: u32, x0: vec3<f32>, w: f32) -> vec3<f32> {
     var x = x0;
     let before = prev[k].xyz;
     for (var s = 0u; s < P.slotCount; s++) {
         let base = P.poseBase + s * ${POSE_VEC4S}u;
-        let m1 = colliders[base + 2u];
-        if (m1.w == 0.0) {
+        if (colliders[base + 2u].w == 0.0) {
             continue;
         }
         let origin = colliders[base];
         let m0 = colliders[base + 1u];
-        let m2 = colliders[base + 3u].xyz;
-        let d = x - origin.xyz;
-        let local = shapeQuery(s, d.x * m0.xyz + d.y * m1.xyz + d.z * m2);
-        var n = vec3<f32>(dot(m0.xyz, local.xyz), dot(m1.xyz, local.xyz), dot(m2, local.xyz));
-        var depth = P.thickness - local.w;
+        let q = worldQuery(s, base, x, 4.0 * P.thickness);
+        var n = q.xyz;
+        var distance = q.w;
+        // A fast particle that crossed the near face within the substep goes back before it where the closest
+        // feature would push it on (see the core's \`ParticleContacts.project\`). Swept from x0, where the pass
+        // found the particle, as the core sweeps every candidate before it projects any.
+        let entry = sweep(s, base, before, x0);
+        if (entry.entered) {
+            let onPlane = dot(entry.plane.xyz, x) - entry.plane.w;
+            if ((dot(entry.plane.xyz, n) <= 0.0 || distance >= NO_SURFACE) && onPlane < distance) {
+                n = entry.plane.xyz;
+                distance = onPlane;
+            }
+        }
+        var depth = P.thickness - distance;
         // A sheet has no inside: a particle that crossed it within the substep goes back to its side.
-        if (bitcast<u32>(colliders[s * ${SHAPE_VEC4S}u].y) == 1u && dot(before - x, n) + local.w < 0.0) {
+        if (bitcast<u32>(colliders[s * ${SHAPE_VEC4S}u].y) == 1u && dot(before - x, n) + distance < 0.0) {
             n = -n;
-            depth = P.thickness + local.w;
+            depth = P.thickness + distance;
         }
         if (!(depth > 0.0)) {
             continue;

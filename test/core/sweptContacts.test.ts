@@ -176,8 +176,8 @@ describe("swept contacts keep fast particles on the near side of thin colliders"
     test("a particle resting on top of a frictionless sphere spinning at 40 rad/s stays on top", () => {
         // The surface moves 2 cm per substep under the particle, more than its thickness, so its path relative to
         // the sphere is swept; it enters at once, where the spin carried it. Held before the plane tangent there, it
-        // would be pushed along the spin each substep; the sphere's closest point keeps it where it rests (as on the
-        // GPU, which has no sweep).
+        // would be pushed along the spin each substep; the sphere's closest point keeps it where it rests (the GPU's
+        // sweep too: `test/gpu/gpuSweep.test.ts`).
         const world = new XpbdWorld();
         const sphere = new Collider([{ kind: "sphere", center: [0, 0, 0], radius: 0.15 }], {
             motion: ColliderMotion.Kinematic,

@@ -5,6 +5,7 @@ import { GpuSoftBodySolver } from "../../src/gpu/gpuSoftBodySolver";
 import { boxMesh, clothBody, tetBlock } from "../support/coreScenes";
 import { compareSolvers, expectAgreement, type Scene } from "./support/agreement";
 import { describeGpu } from "./support/gpuDevice";
+import { shapeDistance } from "./support/shapeDistance";
 
 /** A rotation of `angle` radians about the unit `axis`, as a quaternion. */
 function turn(angle: number, axis: [number, number, number]): [number, number, number, number] {
@@ -37,22 +38,6 @@ function sheetMesh(segments: number, size: number): { positions: number[]; indic
         }
     }
     return { positions, indices };
-}
-
-/** The signed distance of world point `x` to `collider`'s first shape (as the solve measures it, mesh reach 4 cm). */
-function shapeDistance(collider: Collider, x: ArrayLike<number>, offset: number): number {
-    const m = collider._matrix;
-    const d = [x[offset] - collider.position[0], x[offset + 1] - collider.position[1], x[offset + 2] - collider.position[2]];
-    // Into the collider frame with the transposed rotation, as `ParticleContacts._query3`.
-    const local = new Float64Array([
-        m[0] * d[0] + m[3] * d[1] + m[6] * d[2],
-        m[1] * d[0] + m[4] * d[1] + m[7] * d[2],
-        m[2] * d[0] + m[5] * d[1] + m[8] * d[2],
-        0.04,
-    ]);
-    const out = new Float64Array(4);
-    collider.shapes[0].query(local, out);
-    return out[3];
 }
 
 /**

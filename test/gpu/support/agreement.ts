@@ -32,7 +32,10 @@ export const F32_ROUNDOFF = 2 ** -24;
  * R: the f32 operations on one coordinate's dependency chain in one substep. The prediction rounds twice (v, then
  * x); each projection that moves the particle rounds its coordinate about twice (the product, then the sum), once per
  * solver pass (two per iteration) for each constraint, tether and soft pin of the particle and each collider shape it
- * may touch. Counted for the most connected particle of the body. Shape matching pulls every particle towards a goal
+ * may touch. A fast particle's swept plane (`ParticleSweep`) takes the place of the shape's closest feature, not a
+ * place beside it: its offset n·p − d(p) is a position-sized number with the query's few roundings (a flat face's is
+ * the face's own, wherever the path entered; a curved one's moves with the entry point, by as much), so a swept shape
+ * counts as any other. Counted for the most connected particle of the body. Shape matching pulls every particle towards a goal
  * that carries the fit's roundings: the centre and the correlation are sums of ⌈count/64⌉ terms per thread and 6
  * levels of the workgroup's tree (each addition rounds at the size of the sum, about X), and the rotation, Horn's 4×4
  * eigenvector by Jacobi sweeps in f32, is good to a few tens of roundings (counted as 24); twice each, like any
