@@ -104,7 +104,7 @@
     (local $sx f64) (local $sy f64) (local $sz f64)
     (local $fx f64) (local $fy f64) (local $fz f64)
     (local $nx f64) (local $ny f64) (local $nz f64) (local $n2 f64)
-    (local $sn f64) (local $invLength f64) (local $bendError f64) (local $invN2 f64) (local $beta f64) (local $gamma f64)
+    (local $sn f64) (local $inPlane i32) (local $invLength f64) (local $bendError f64) (local $invN2 f64) (local $beta f64) (local $gamma f64)
     (local $ga f64) (local $gb f64) (local $gc f64) (local $gd f64)
     (local $wa f64) (local $wb f64) (local $wc f64) (local $wd f64)
     (local $alphaTilde f64) (local $den f64) (local $dLambda f64) (local $t f64) (local $f f64) (local $lp i32)
@@ -159,18 +159,21 @@
           ;; No fold and no λ yet: Δλ = 0, nothing moves.
           (br_if $skip (i32.and (f64.eq (local.get $sn) (f64.const 0))
                                 (f64.eq (f64.load (i32.add (local.get $lam) (i32.shl (local.get $e) (i32.const 3)))) (f64.const 0))))
+          ;; (sx*sx + sy*sy + sz*sz) * n2 - sn*sn > 1e-6 * (dcx*dcx + dcy*dcy + dcz*dcz) * n2, before the square root
+          (local.set $inPlane (f64.gt
+            (f64.sub (f64.mul (f64.add (f64.add (f64.mul (local.get $sx) (local.get $sx)) (f64.mul (local.get $sy) (local.get $sy))) (f64.mul (local.get $sz) (local.get $sz)))
+                              (local.get $n2))
+                     (f64.mul (local.get $sn) (local.get $sn)))
+            (f64.mul (f64.mul (f64.const 1e-6)
+                              (f64.add (f64.add (f64.mul (local.get $dcx) (local.get $dcx)) (f64.mul (local.get $dcy) (local.get $dcy))) (f64.mul (local.get $dcz) (local.get $dcz))))
+                     (local.get $n2))))
           (local.set $invLength (f64.div (f64.const 1) (f64.sqrt (local.get $n2))))
           (local.set $bendError (f64.mul (local.get $sn) (local.get $invLength)))
           (local.set $ga (local.get $ka))
           (local.set $gb (local.get $kb))
           (local.set $gc (local.get $kc))
           (local.set $gd (local.get $kd))
-          ;; sx*sx + sy*sy + sz*sz - bendError*bendError > 1e-6 * (dcx*dcx + dcy*dcy + dcz*dcz)
-          (if (f64.gt
-                (f64.sub (f64.add (f64.add (f64.mul (local.get $sx) (local.get $sx)) (f64.mul (local.get $sy) (local.get $sy))) (f64.mul (local.get $sz) (local.get $sz)))
-                         (f64.mul (local.get $bendError) (local.get $bendError)))
-                (f64.mul (f64.const 1e-6)
-                         (f64.add (f64.add (f64.mul (local.get $dcx) (local.get $dcx)) (f64.mul (local.get $dcy) (local.get $dcy))) (f64.mul (local.get $dcz) (local.get $dcz)))))
+          (if (local.get $inPlane)
             (then
               (local.set $invN2 (f64.mul (local.get $invLength) (local.get $invLength)))
               ;; beta = (sx*(dcy*nz - dcz*ny) + sy*(dcz*nx - dcx*nz) + sz*(dcx*ny - dcy*nx)) * invN2

@@ -213,6 +213,17 @@
                 (then
                   (local.set $k (i32.add (local.get $k) (i32.const 4)))
                   (br $next)))))
+          ;; The in-plane test of the scalar kernel, before the square root (see there).
+          (local.set $inPlane (f64x2.gt
+            (f64x2.sub (f64x2.mul (f64x2.add (f64x2.add (f64x2.mul (local.get $sx) (local.get $sx)) (f64x2.mul (local.get $sy) (local.get $sy))) (f64x2.mul (local.get $sz) (local.get $sz))) (local.get $n2))
+                       (f64x2.mul (local.get $sn) (local.get $sn)))
+            (f64x2.mul (f64x2.mul (f64x2.splat (f64.const 1e-6))
+                       (f64x2.add (f64x2.add (f64x2.mul (local.get $dcx) (local.get $dcx)) (f64x2.mul (local.get $dcy) (local.get $dcy))) (f64x2.mul (local.get $dcz) (local.get $dcz)))) (local.get $n2))))
+          (local.set $inPlane_2 (f64x2.gt
+            (f64x2.sub (f64x2.mul (f64x2.add (f64x2.add (f64x2.mul (local.get $sx_2) (local.get $sx_2)) (f64x2.mul (local.get $sy_2) (local.get $sy_2))) (f64x2.mul (local.get $sz_2) (local.get $sz_2))) (local.get $n2_2))
+                       (f64x2.mul (local.get $sn_2) (local.get $sn_2)))
+            (f64x2.mul (f64x2.mul (f64x2.splat (f64.const 1e-6))
+                       (f64x2.add (f64x2.add (f64x2.mul (local.get $dcx_2) (local.get $dcx_2)) (f64x2.mul (local.get $dcy_2) (local.get $dcy_2))) (f64x2.mul (local.get $dcz_2) (local.get $dcz_2)))) (local.get $n2_2))))
           (local.set $invLength (f64x2.div (f64x2.splat (f64.const 1)) (f64x2.sqrt (local.get $n2))))
           (local.set $invLength_2 (f64x2.div (f64x2.splat (f64.const 1)) (f64x2.sqrt (local.get $n2_2))))
           (local.set $bendError (f64x2.mul (local.get $sn) (local.get $invLength)))
@@ -225,16 +236,6 @@
           (local.set $gc_2 (local.get $kc_2))
           (local.set $gd (local.get $kd))
           (local.set $gd_2 (local.get $kd_2))
-          (local.set $inPlane (f64x2.gt
-            (f64x2.sub (f64x2.add (f64x2.add (f64x2.mul (local.get $sx) (local.get $sx)) (f64x2.mul (local.get $sy) (local.get $sy))) (f64x2.mul (local.get $sz) (local.get $sz)))
-                       (f64x2.mul (local.get $bendError) (local.get $bendError)))
-            (f64x2.mul (f64x2.splat (f64.const 1e-6))
-                       (f64x2.add (f64x2.add (f64x2.mul (local.get $dcx) (local.get $dcx)) (f64x2.mul (local.get $dcy) (local.get $dcy))) (f64x2.mul (local.get $dcz) (local.get $dcz))))))
-          (local.set $inPlane_2 (f64x2.gt
-            (f64x2.sub (f64x2.add (f64x2.add (f64x2.mul (local.get $sx_2) (local.get $sx_2)) (f64x2.mul (local.get $sy_2) (local.get $sy_2))) (f64x2.mul (local.get $sz_2) (local.get $sz_2)))
-                       (f64x2.mul (local.get $bendError_2) (local.get $bendError_2)))
-            (f64x2.mul (f64x2.splat (f64.const 1e-6))
-                       (f64x2.add (f64x2.add (f64x2.mul (local.get $dcx_2) (local.get $dcx_2)) (f64x2.mul (local.get $dcy_2) (local.get $dcy_2))) (f64x2.mul (local.get $dcz_2) (local.get $dcz_2))))))
           ;; Nearly isometric cloth skips the correction in both lanes most of the time, and then its cost.
           (if (v128.any_true (local.get $inPlane))
             (then
