@@ -1,4 +1,5 @@
 import { AERODYNAMICS_WGSL } from "./aerodynamicsShader.js";
+import { COLLIDER_MOTION_WGSL } from "./colliderMotionShader.js";
 import { ConstraintKernel } from "./bodyRecords.js";
 import { DIHEDRAL_BEND_WGSL, DISTANCE_WGSL, ISOMETRIC_BEND_WGSL, STRAIN_LIMIT_WGSL, VOLUME_WGSL } from "./constraintShaders.js";
 import { DAMPING_WGSL } from "./dampingShader.js";
@@ -43,6 +44,7 @@ const LAYOUTS = {
         "read-only-storage",
         "storage",
     ],
+    motion: ["uniform", "uniform", "storage", "storage"],
     aerodynamics: [
         "uniform",
         "read-only-storage",
@@ -106,6 +108,8 @@ export interface SolverPipelines {
     /** One run of the strain limit's sweep (see `strainLimitPass.ts`). */
     readonly strainLimit: GPUComputePipeline;
     readonly particlePass: GPUComputePipeline;
+    /** Dynamic colliders moved within the step (see `colliderMotionShader.ts`). */
+    readonly colliderMotion: GPUComputePipeline;
     readonly triangleForces: GPUComputePipeline;
     readonly gatherForces: GPUComputePipeline;
     readonly rigidMotion: GPUComputePipeline;
@@ -212,6 +216,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         strainLimit,
         gasSum,
         gasPush,
+        colliderMotion,
         ...selfKernels
     ] = await Promise.all([
         pipeline("predict", PREDICT_WGSL, "predict", "predict"),
@@ -234,6 +239,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("constraint", STRAIN_LIMIT_WGSL, "main", "strain limit"),
         pipeline("gas", GAS_PRESSURE_WGSL, "sum", "gas sum"),
         pipeline("gas", GAS_PRESSURE_WGSL, "push", "gas push"),
+        pipeline("motion", COLLIDER_MOTION_WGSL, "main", "collider motion"),
         ...SELF_COLLISION_KERNELS.map((entry) => pipeline("selfCollision", SELF_COLLISION_WGSL, entry, `self-collision ${entry}`)),
     ]);
     return {
@@ -252,6 +258,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         gasSum,
         strainLimit,
         particlePass,
+        colliderMotion,
         triangleForces,
         gatherForces,
         rigidMotion,

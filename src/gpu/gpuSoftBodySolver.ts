@@ -13,6 +13,7 @@ import { BodyFigures, type GpuFigures } from "./bodyFigures.js";
 import { ATTACHMENT_VEC4S, AttachmentRecords } from "./attachmentRecords.js";
 import { ACCUMULATOR_WORDS, ColliderImpulses, type StepImpulses } from "./colliderImpulses.js";
 import { ColliderRecords, unsupportedGpuFeature } from "./colliderRecords.js";
+import { motionVec4s } from "./colliderMotionRecords.js";
 import { compiledSolverPipelines, solverPipelines, type SolverPipelines } from "./gpuPipelines.js";
 import { BodyBuffers, COPY_DST, MAP_READ, STORAGE, createBuffer, type BindGroups } from "./bodyBuffers.js";
 import { StepParams } from "./stepParams.js";
@@ -228,7 +229,22 @@ export class GpuSoftBodySolver {
             this._attachments.write(body, this._slotOf);
             device.queue.writeBuffer(this._colliderBuffer, attachmentBytes, this._attachments.data, 0, attached * ATTACHMENT_VEC4S * 4);
         }
-        const paramsChanged = this._params.write(world, body, this._constraints, dt, slots, shapeBytes / 16, attachmentBytes / 16);
+        const motionBytes = attachmentBytes + attached * ATTACHMENT_VEC4S * 16;
+        if (dynamic.length > 0) {
+            this._colliders.writeMotions(this._buffers.impulseBase, this._impulses.scales);
+            device.queue.writeBuffer(this._colliderBuffer, motionBytes, this._colliders.motions);
+        }
+        const paramsChanged = this._params.write(
+            world,
+            body,
+            this._constraints,
+            dt,
+            slots,
+            shapeBytes / 16,
+            attachmentBytes / 16,
+            motionBytes / 16,
+            this._buffers.impulseBase,
+        );
         if (paramsChanged) {
             this._groups = this._createGroups();
         }
@@ -453,6 +469,8 @@ export class GpuSoftBodySolver {
         const between = reopen ? this._passRecord.between : this._passRecord.tail;
         for (let s = 0; s < this.world.substeps; s++) {
             const params = this._params.offset(s);
+            // As `XpbdWorld`: the dynamic colliders accelerate and move before the particles do.
+            this._colliderMotion(pass, params, this._passRecord.begin);
             pass.setPipeline(p.predict);
             this._bind(pass, g.predict, params);
             pass.dispatchWorkgroups(groups(Math.max(n, this._constraints.lambdaCount)));
@@ -537,10 +555,28 @@ export class GpuSoftBodySolver {
         pass.setBindGroup(0, group, offsets, 0, dispatch < 0 ? 1 : 2);
     }
 
+    /**
+     * One particle pass in the mode of `record`; after one that projects contacts or bounces, the dynamic colliders
+     * take its impulses (same-step coupling).
+     */
     private _particlePass(pass: GPUComputePassEncoder, params: number, record: number): void {
         pass.setPipeline(this._pipelines.particlePass);
         this._bind(pass, this._groups.particle, params, record * UNIFORM_STRIDE);
         pass.dispatchWorkgroups(Math.ceil(this.body.particleCount / WORKGROUP_SIZE));
+        if (record !== this._passRecord.head && record !== this._passRecord.carry) {
+            this._colliderMotion(pass, params, record);
+        }
+    }
+
+    /** The dynamic colliders' motion kernel in the mode of `record` (see `colliderMotionShader.ts`), when there are any. */
+    private _colliderMotion(pass: GPUComputePassEncoder, params: number, record: number): void {
+        const dynamic = this._colliders.dynamicColliders.length;
+        if (dynamic === 0) {
+            return;
+        }
+        pass.setPipeline(this._pipelines.colliderMotion);
+        this._bind(pass, this._groups.motion, params, record * UNIFORM_STRIDE);
+        pass.dispatchWorkgroups(Math.ceil(dynamic / 64));
     }
 
     /**
@@ -597,12 +633,16 @@ export class GpuSoftBodySolver {
         this.device.queue.writeBuffer(this._buffers.pins, 0, data);
     }
 
-    /** Bytes of the collider buffer: the shape records, a pose record per shape and substep, the attachment records. */
+    /**
+     * Bytes of the collider buffer: the shape records, a pose record per shape and substep, the attachment records, the
+     * dynamic colliders' motion records.
+     */
     private _colliderBytes(substeps: number): number {
         return (
             this._colliders.shapes.byteLength +
             Math.max(this._colliders.slotColliders.length, 1) * substeps * POSE_VEC4S * 16 +
-            this.body.attachments.count * ATTACHMENT_VEC4S * 16
+            this.body.attachments.count * ATTACHMENT_VEC4S * 16 +
+            motionVec4s(this._colliders.dynamicColliders.length) * 16
         );
     }
 
