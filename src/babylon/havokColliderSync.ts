@@ -23,7 +23,7 @@ import type { PhysicsShape } from "@babylonjs/core/Physics/v2/physicsShape";
 import { PhysicsMotionType, PhysicsPrestepType, PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
 import { Collider, ColliderMotion, type XpbdWorld } from "../core/index.js";
 import { rotateX, rotateY, rotateZ } from "../core/tupleMath.js";
-import { isHavokBodyActive, readHavokMassProperties, readHavokPose, readHavokShapeFilter } from "./havokBodyReader.js";
+import { isHavokBodyActive, readHavokMassProperties, readHavokPose, readHavokShapeFilter, writeHavokPose } from "./havokBodyReader.js";
 import { readHavokShape } from "./havokShapeReader.js";
 import { learnSupportedMass, MASS_INPUT_VALUES, massInputChanged, type BodyMassInput, type ColliderEntry } from "./havokColliderEntry.js";
 
@@ -164,6 +164,56 @@ export class HavokColliderSync {
                 body.applyAngularImpulse(this._angular);
             }
         }
+    }
+
+    /**
+     * Same-step coupling with a GPU body whose impulses arrive after Havok stepped (see `GpuBackend`): the GPU moved
+     * `collider` within its step by the impulse `linear` (N·s) and `angular` (N·m·s about the centre of mass), which
+     * Havok's last `seconds` of steps went without. The body gets the impulse now, as a change of velocity, and the
+     * displacement it missed, J/M × `seconds` and a turn of I⁻¹L × `seconds` about its centre of mass: it then
+     * starts the next step where the GPU left it. Bodies without a dynamic collider are left alone.
+     */
+    public applyLateImpulse(collider: Collider, linear: ArrayLike<number>, angular: ArrayLike<number>, seconds: number): void {
+        const entry = this._byBody.get(collider.userData as PhysicsBody);
+        if (!entry || collider.motion !== ColliderMotion.Dynamic || entry.body.isDisposed) {
+            return;
+        }
+        const { body, com } = entry;
+        this._point.set(com[0], com[1], com[2]);
+        this._impulse.set(linear[0], linear[1], linear[2]);
+        body.applyImpulse(this._impulse, this._point);
+        this._angular.set(angular[0], angular[1], angular[2]);
+        body.applyAngularImpulse(this._angular);
+        const pose = this._pose;
+        readHavokPose(this._plugin, body, pose);
+        const i = collider._invInertia;
+        // The turn missed (rad, world) and the origin's offset from the centre of mass, turned by it.
+        const tx = (i[0] * angular[0] + i[1] * angular[1] + i[2] * angular[2]) * seconds;
+        const ty = (i[3] * angular[0] + i[4] * angular[1] + i[5] * angular[2]) * seconds;
+        const tz = (i[6] * angular[0] + i[7] * angular[1] + i[8] * angular[2]) * seconds;
+        const rx = pose[0] - com[0];
+        const ry = pose[1] - com[1];
+        const rz = pose[2] - com[2];
+        pose[0] += (linear[0] / collider.mass) * seconds + ty * rz - tz * ry;
+        pose[1] += (linear[1] / collider.mass) * seconds + tz * rx - tx * rz;
+        pose[2] += (linear[2] / collider.mass) * seconds + tx * ry - ty * rx;
+        const qx = pose[3];
+        const qy = pose[4];
+        const qz = pose[5];
+        const qw = pose[6];
+        const hx = 0.5 * tx;
+        const hy = 0.5 * ty;
+        const hz = 0.5 * tz;
+        const x = qx + hx * qw + hy * qz - hz * qy;
+        const y = qy + hy * qw + hz * qx - hx * qz;
+        const z = qz + hz * qw + hx * qy - hy * qx;
+        const w = qw - hx * qx - hy * qy - hz * qz;
+        const length = Math.sqrt(x * x + y * y + z * z + w * w);
+        pose[3] = x / length;
+        pose[4] = y / length;
+        pose[5] = z / length;
+        pose[6] = w / length;
+        writeHavokPose(this._plugin, body, pose);
     }
 
     /**
