@@ -39,9 +39,11 @@ import { ValidState } from "./validState.js";
  * itself must not be in the world, or the world would step it too. The body's CPU arrays are the starting state and
  * are not updated by the GPU steps, except the pin targets' bookkeeping.
  *
- * Dynamic colliders are coupled one step late: within a step they move as kinematic ones, and the impulses the body
- * puts on them (contacts and bounces) are summed on the GPU (deterministic fixed-point atomics) and read back
- * asynchronously for the host to apply ({@link consumeColliderImpulses}). The body's figures (kinetic energy, the
+ * Dynamic colliders are coupled within the step, as on the CPU: the impulses the body puts on them (contacts and
+ * bounces) are summed on the GPU (deterministic fixed-point atomics), and after every particle pass a small kernel
+ * moves each one by what that pass added (`colliderMotionShader.ts`), so the next pass sees it moved; the step's sums
+ * are read back asynchronously for the host to apply ({@link consumeColliderImpulses}), which must give the body
+ * what the GPU gave it before the next step (the host's acceleration, the impulse). The body's figures (kinetic energy, the
  * fastest free particle, edge ratios, volume, the per-particle residuals) are reduced on the GPU when asked
  * ({@link readFigures}); the host decides sleep from them ({@link stopMotion}) and raises the events; a read that
  * finds a non-finite state restores the last valid one. Particles attached to static and kinematic colliders follow
@@ -283,9 +285,11 @@ export class GpuSoftBodySolver {
     /**
      * Two-way coupling: hands `visit` the impulses the body put on each dynamic collider in every step whose figures
      * arrived from the GPU since the last call, oldest first (each step once; the arrays are reused afterwards, so
-     * copy what you keep). Within its step a dynamic collider moved as a kinematic one, with its velocities at the
-     * step's start; the host applies these impulses to its body after the step: one step late when the read-back
-     * arrived before the next step, later when not (nothing is lost). Never waits for the GPU.
+     * copy what you keep). Within its step the GPU moved each dynamic collider by these impulses (and by its
+     * acceleration); the host gives them to its body before the next step, so that the body starts it where the GPU
+     * left it (a host whose own step ran meanwhile also owes the body the displacement it missed: the plugin's
+     * `HavokColliderSync.applyLateImpulse`). A read that arrives later is handed on later; nothing is lost. Never
+     * waits for the GPU.
      */
     public consumeColliderImpulses(visit: (impulses: StepImpulses) => void): void {
         this._impulses.consume(visit);

@@ -23,7 +23,9 @@ export const POSE_VEC4S = 7;
  * A pose record (per shape and substep): 0 position and μs, 1–3 the rotation's rows with μk, the filter flag and the
  * restitution in 1.w, 2.w and 3.w, 4 the centre of mass, 5 the linear velocity, 6 the angular velocity; for a
  * dynamic collider 4.w and 5.w hold the fixed-point scales of its linear and angular impulses and 6.w the first word
- * of its accumulator in the multiplier buffer (−1 for the others; see `colliderImpulses.ts`).
+ * of its accumulator in the multiplier buffer (−1 for the others; see `colliderImpulses.ts`), and the motion kernel
+ * rewrites its poses and velocities within the step (`colliderMotionShader.ts`); a contact with it shares the push by
+ * the particle's and the collider's inverse masses ({@link PARTICLE_PASS_WGSL}'s \`colliderInverseMass\`).
  *
  * Layout (group 0): 0 Params (dynamic), 1 Dispatch (dynamic), 2 pos, 3 prev, 4 vel, 5 info, 6 tethers, 7 pins,
  * 8 colliders (shape records, hull and mesh data, then pose records), 9 lambdas (multipliers, touch records, impulse
