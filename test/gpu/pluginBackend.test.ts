@@ -228,6 +228,49 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         expect(xpbd.world.bodies).not.toContain(body.body);
     }, 120_000);
 
+    test("a dynamic body heavier than a pinned GPU cloth it rests on sends it to the CPU (held contacts) with one warning, and back after", async () => {
+        const h = await scene();
+        const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
+        const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
+        // A 0.2 kg cloth pinned along two opposite edges (its tethers hold the particles between).
+        const mesh = CreateGround("hammock", { width: 1, height: 1, subdivisions: 16 }, h.scene);
+        mesh.position.y = 1;
+        const pins: number[] = [];
+        for (let row = 0; row <= 16; row++) {
+            pins.push(17 * row, 17 * row + 16);
+        }
+        const body = new ClothImpostor(mesh, { mass: 0.2, allowSleep: false, pins }, xpbd);
+        await xpbd.whenBackendReadyAsync();
+        h.step();
+        expect(body.backend).toBe("webgpu");
+        // 1 kg, five times the cloth: the CPU's held contacts hand such a load to the pins.
+        const box = createBody(
+            h.scene,
+            { kind: "box", extents: [0.2, 0.2, 0.2] },
+            { motionType: PhysicsMotionType.DYNAMIC, position: [0, 1.13, 0], mass: 1 },
+        );
+        let steps = 0;
+        while (body.backend === "webgpu" && steps < 40) {
+            h.step();
+            await xpbd.readGpuStateAsync();
+            steps++;
+        }
+        expect(body.backend).toBe("cpu");
+        h.step(10);
+        console.log(`a 1 kg box on a pinned 0.2 kg GPU cloth sent it to the CPU after ${steps} steps; 10 steps later at y ${box.node.position.y.toFixed(3)}`);
+        // Held on the cloth, not through it (its pinned edges at 1 m).
+        expect(box.node.position.y).toBeGreaterThan(0.8);
+        const warnings = warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("WebGPU backend"));
+        expect(warnings).toEqual([expect.stringContaining("heavy dynamic bodies resting on pinned soft bodies (held contacts)")]);
+        box.body.dispose();
+        box.node.dispose();
+        // Back on the GPU once no body has rested on a soft body for 60 steps.
+        h.step(59);
+        expect(body.backend).toBe("cpu");
+        h.step(2);
+        expect(body.backend).toBe("webgpu");
+    }, 120_000);
+
     test("a cloth that swings past its strain limit stays on the GPU, limited there as on the CPU", async () => {
         /** The peak max edge ratio of a cloth hung by two corners over its first 60 steps, on `backend`. */
         const swing = async (backend: "cpu" | "webgpu", strainLimit: number): Promise<number> => {
