@@ -209,6 +209,11 @@ describeGpu("WebGPU same-step coupling: rigid bodies resting on soft bodies", (d
                 // At rest: its mean velocity over the last second (its displacement over that time; a sinking or
                 // rising box drifts, a box rocking on a soft support does not) under 5 mm/s.
                 expect(gpu.drift).toBeLessThan(0.005);
+                // The boxes up to 0.5 kg are still at the end too (speed under 5 mm/s); the 5 kg ones rock on the soft
+                // support (the CPU's as well: 6 and 21 mm/s), so their rest is the drift above.
+                if (mass <= 0.5) {
+                    expect(gpu.speed).toBeLessThan(0.005);
+                }
                 // Where the CPU rests it: both solve the same constraints under the same load; the coupling's order
                 // (Jacobi passes on the GPU, Gauss–Seidel contacts on the CPU) changes how far each pass converges,
                 // taken as a quarter of the deflection, plus the contact's thickness. Under the held load, no
