@@ -49,6 +49,12 @@ const SUPPORT_HOLD_STEPS = 60;
  */
 const SUPPORT_FEATURE = "heavy dynamic bodies resting on pinned soft bodies (held contacts)";
 
+/**
+ * The feature named when one dynamic body rests on two soft bodies on the GPU at once: each GPU body moves its own copy
+ * of the rigid body within the step, so each would hold it up alone and the host would add both pushes.
+ */
+const SHARED_SUPPORT_FEATURE = "a dynamic body resting on two soft bodies at once (same-step coupling is per body)";
+
 /** Where a GPU body's impulses on dynamic colliders go: the Havok bridge's `applyLateImpulse`. */
 export type LateImpulseSink = (collider: Collider, linear: Float64Array, angular: Float64Array, seconds: number) => void;
 
@@ -143,6 +149,20 @@ export class GpuBackend {
     private _warnedOverflow = false;
     /** Impostors sent to the CPU because a dynamic body rested on them, until none has rested on a soft body for a while. */
     private readonly _supporting = new Set<SoftImpostor>();
+    /** Impostors sent to the CPU because a dynamic body rested on them and on another soft body at once (as above). */
+    private readonly _sharing = new Set<SoftImpostor>();
+    /** The GPU impostor that last held each dynamic collider up, and in which hand-over (see {@link addColliderImpulses}). */
+    private readonly _supporter = new Map<Collider, SoftImpostor>();
+    private readonly _supportRound = new Map<Collider, number>();
+    /** Forgets the supporters of earlier hand-overs (colliders may be gone); made once, so pruning allocates nothing. */
+    private readonly _prune = (round: number, collider: Collider): void => {
+        if (round < this._round - 1) {
+            this._supporter.delete(collider);
+            this._supportRound.delete(collider);
+        }
+    };
+    /** Count of {@link addColliderImpulses} calls. */
+    private _round = 0;
     /** Steps left before {@link _supporting} is cleared (see {@link SUPPORT_HOLD_STEPS}). */
     private _supportHold = 0;
     /** Solvers of bodies that left the GPU, kept until the impulses of their last steps are handed on. */
@@ -225,10 +245,11 @@ export class GpuBackend {
         const airChanged = air[0] !== world.wind[0] || air[1] !== world.wind[1] || air[2] !== world.wind[2] || air[3] !== world.airDensity;
         air.set(world.wind);
         air[3] = world.airDensity;
-        if (this._supporting.size > 0) {
+        if (this._supporting.size > 0 || this._sharing.size > 0) {
             this._supportHold = this._restsOnSoftBody() ? SUPPORT_HOLD_STEPS : this._supportHold - 1;
             if (this._supportHold <= 0) {
                 this._supporting.clear();
+                this._sharing.clear();
             }
         }
         this._findNear(impostors, dt);
@@ -285,6 +306,8 @@ export class GpuBackend {
      */
     public addColliderImpulses(apply: LateImpulseSink): void {
         this._sink = apply;
+        this._round++;
+        this._supportRound.forEach(this._prune);
         for (const gpu of this._bodies.values()) {
             gpu.solver.consumeColliderImpulses(gpu.addImpulses);
         }
@@ -321,6 +344,7 @@ export class GpuBackend {
     /** Moves `impostor` back to the CPU world (its last read-back state) and releases its GPU buffers. */
     public remove(impostor: SoftImpostor): void {
         this._supporting.delete(impostor);
+        this._sharing.delete(impostor);
         this._near.delete(impostor);
         this._grouped.delete(impostor);
         const gpu = this._bodies.get(impostor);
@@ -342,6 +366,9 @@ export class GpuBackend {
         }
         this._retired.length = 0;
         this._supporting.clear();
+        this._sharing.clear();
+        this._supporter.clear();
+        this._supportRound.clear();
         this._near.clear();
         this._grouped.clear();
         this._group?.dispose();
@@ -362,6 +389,7 @@ export class GpuBackend {
         return (
             impostor._gpuUnsupportedFeature() ??
             (this._supporting.has(impostor) ? SUPPORT_FEATURE : null) ??
+            (this._sharing.has(impostor) ? SHARED_SUPPORT_FEATURE : null) ??
             unsupportedGpuFeature(impostor.body)
         );
     }
@@ -718,15 +746,22 @@ export class GpuBackend {
                 this._angular[axis] = angular[3 * c + axis];
             }
             this._sink?.(collider, this._linear, this._angular, this._dt);
-            if (
-                gpu &&
-                tethered &&
-                collider.mass > gpu.mass &&
-                this._supports(collider, linear[3 * c], linear[3 * c + 1], linear[3 * c + 2])
-            ) {
+            if (!gpu || !this._supports(collider, linear[3 * c], linear[3 * c + 1], linear[3 * c + 2])) {
+                continue;
+            }
+            if (tethered && collider.mass > gpu.mass) {
                 this._supporting.add(impostor);
                 this._supportHold = SUPPORT_HOLD_STEPS;
             }
+            // Held up by another GPU body in this hand-over or the one before (their read-backs may come a frame apart).
+            const other = this._supporter.get(collider);
+            if (other !== undefined && other !== impostor) {
+                this._sharing.add(impostor);
+                this._sharing.add(other);
+                this._supportHold = SUPPORT_HOLD_STEPS;
+            }
+            this._supporter.set(collider, impostor);
+            this._supportRound.set(collider, this._round);
         }
     }
 

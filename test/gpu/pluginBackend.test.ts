@@ -237,6 +237,58 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         expect(xpbd.world.bodies).not.toContain(body.body);
     }, 120_000);
 
+    test("a dynamic body resting on two GPU cloths at once sends both to the CPU with one warning, and is not thrown", async () => {
+        const h = await scene();
+        // Two static tables side by side, their tops at 0.8 m, a cloth on each, and a long box across both.
+        for (const x of [-0.4, 0.4]) {
+            createBody(
+                h.scene,
+                { kind: "box", extents: [0.5, 0.1, 0.5] },
+                { motionType: PhysicsMotionType.STATIC, position: [x, 0.75, 0] },
+            );
+        }
+        const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
+        const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
+        const cloths = [-0.4, 0.4].map((x, i) => {
+            const mesh = CreateGround(`cloth${i}`, { width: 0.6, height: 0.6, subdivisions: 8 }, h.scene);
+            mesh.position.set(x, 0.82, 0);
+            return new ClothImpostor(mesh, { mass: 0.2, allowSleep: false }, xpbd);
+        });
+        await xpbd.whenBackendReadyAsync();
+        h.step();
+        expect(cloths.map((c) => c.backend)).toEqual(["webgpu", "webgpu"]);
+        const release = 0.95;
+        const box = createBody(
+            h.scene,
+            { kind: "box", extents: [1, 0.2, 0.2] },
+            { motionType: PhysicsMotionType.DYNAMIC, position: [0, release, 0], mass: 1 },
+        );
+        let peak = -Infinity;
+        let lowest = Infinity;
+        let steps = 0;
+        while (cloths.some((c) => c.backend === "webgpu") && steps < 60) {
+            h.step();
+            await xpbd.readGpuStateAsync();
+            lowest = Math.min(lowest, box.node.position.y);
+            if (lowest < release - 0.02) {
+                peak = Math.max(peak, box.node.position.y);
+            }
+            steps++;
+        }
+        h.step(30);
+        console.log(
+            `a 1 kg box across two GPU cloths sent them to the CPU after ${steps} steps; 30 steps later at y ${box.node.position.y.toFixed(4)}, ` +
+                `highest after landing ${peak.toFixed(4)}`,
+        );
+        expect(cloths.map((c) => c.backend)).toEqual(["cpu", "cpu"]);
+        // Resting on the cloths on the tables (0.8 m + the box's half height), never thrown back to its release height.
+        expect(box.node.position.y).toBeGreaterThan(0.85);
+        expect(box.node.position.y).toBeLessThan(0.95);
+        expect(peak).toBeLessThan(release);
+        const warnings = warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("WebGPU backend"));
+        expect(warnings).toEqual([expect.stringContaining("a dynamic body resting on two soft bodies at once")]);
+    }, 120_000);
+
     test("a dynamic body heavier than a pinned GPU cloth it rests on sends it to the CPU (held contacts) with one warning, and back after", async () => {
         const h = await scene();
         const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
