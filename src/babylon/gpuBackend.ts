@@ -43,8 +43,20 @@ const SUPPORT_SHARE = 0.25;
  */
 const SUPPORT_HOLD_STEPS = 60;
 
-/** The feature named when a dynamic body rests on an impostor (see {@link GpuBackend}). */
-const SUPPORT_FEATURE = "dynamic bodies resting on soft bodies (same-step coupling)";
+/**
+ * The feature named when a dynamic body heavier than a pinned impostor rests on it (see {@link GpuBackend}): the CPU's
+ * held contacts (the tethers hold the touched particles and the pins take the load) have no GPU kernel.
+ */
+const SUPPORT_FEATURE = "heavy dynamic bodies resting on pinned soft bodies (held contacts)";
+
+/**
+ * The feature named when one dynamic body rests on two soft bodies on the GPU at once: each GPU body moves its own copy
+ * of the rigid body within the step, so each would hold it up alone and the host would add both pushes.
+ */
+const SHARED_SUPPORT_FEATURE = "a dynamic body resting on two soft bodies at once (same-step coupling is per body)";
+
+/** Where a GPU body's impulses on dynamic colliders go: the Havok bridge's `applyLateImpulse`. */
+export type LateImpulseSink = (collider: Collider, linear: Float64Array, angular: Float64Array, seconds: number) => void;
 
 /**
  * The feature named when an impostor may touch one that runs on the CPU (contacts between soft bodies run where both
@@ -70,8 +82,10 @@ interface GpuBody {
     solver: GpuSoftBodySolver;
     /** The read-back of positions and velocities in flight, or null. */
     reading: Promise<void> | null;
-    /** Adds one of its steps' impulses to the colliders' accumulators (made once per body: the step allocates none). */
+    /** Hands one of its steps' impulses to the host (made once per body: the step allocates none). */
     addImpulses: (impulses: StepImpulses) => void;
+    /** The body's mass (kg), for the held-contacts test. */
+    mass: number;
     /** The render mesh drawn from GPU buffers, or null when it is drawn from read-backs. */
     drawn: GpuDrawnMesh | null;
     /** Steps submitted since the last read-back started. */
@@ -110,14 +124,14 @@ interface GpuBody {
  * the GPU lacks, the body goes back to the CPU world from
  * its last read-back state, with one warning per feature naming it.
  *
- * Dynamic Havok bodies are coupled one step late: the impulses a GPU body put on them in step n are added to their
- * colliders' accumulators after the CPU world's step n + 1 (see {@link addColliderImpulses}), and the Havok bridge
- * applies them with the CPU's. That is right for a soft body pushing a rigid one or resting on it, not for a rigid
- * body resting on a soft one (it bounces off a stiff one or sinks through; docs/webgpu.md has the measurements): a
- * body whose GPU push holds a dynamic body up by {@link SUPPORT_SHARE} of its weight goes to the CPU, whose contacts
- * move the rigid body within the substeps (and hold heavy ones with held contacts), until no dynamic body has rested
- * on a soft body for {@link SUPPORT_HOLD_STEPS} steps. A body leaving the GPU keeps its solver until the impulses of
- * its steps in flight are handed on.
+ * Dynamic Havok bodies are coupled within the step: the GPU moves them by its contacts' impulses substep by substep
+ * (`GpuSoftBodySolver`), and the impulses of step n, read back asynchronously, are handed to the Havok bridge before
+ * step n + 1 (see {@link addColliderImpulses}), which gives the body the velocity and the displacement Havok's step n
+ * went without: it starts step n + 1 where the GPU left it, so a rigid body rests on a GPU cloth or jelly. What stays
+ * on the CPU is the held contacts: a pinned body (with tethers) whose GPU push holds a dynamic body heavier than itself
+ * up by {@link SUPPORT_SHARE} of its weight goes to the CPU, whose held contacts hand such a load to the pins, until no
+ * dynamic body has rested on a soft body for {@link SUPPORT_HOLD_STEPS} steps. A body leaving the GPU keeps its solver
+ * until the impulses of its steps in flight are handed on.
  *
  * Contacts between impostors (the world's `softContacts`) run where both bodies are: GPU impostors within reach of
  * each other step together in one {@link GpuContactGroup}, and an impostor within reach of one on the CPU goes to the
@@ -135,6 +149,20 @@ export class GpuBackend {
     private _warnedOverflow = false;
     /** Impostors sent to the CPU because a dynamic body rested on them, until none has rested on a soft body for a while. */
     private readonly _supporting = new Set<SoftImpostor>();
+    /** Impostors sent to the CPU because a dynamic body rested on them and on another soft body at once (as above). */
+    private readonly _sharing = new Set<SoftImpostor>();
+    /** The GPU impostor that last held each dynamic collider up, and in which hand-over (see {@link addColliderImpulses}). */
+    private readonly _supporter = new Map<Collider, SoftImpostor>();
+    private readonly _supportRound = new Map<Collider, number>();
+    /** Forgets the supporters of earlier hand-overs (colliders may be gone); made once, so pruning allocates nothing. */
+    private readonly _prune = (round: number, collider: Collider): void => {
+        if (round < this._round - 1) {
+            this._supporter.delete(collider);
+            this._supportRound.delete(collider);
+        }
+    };
+    /** Count of {@link addColliderImpulses} calls. */
+    private _round = 0;
     /** Steps left before {@link _supporting} is cleared (see {@link SUPPORT_HOLD_STEPS}). */
     private _supportHold = 0;
     /** Solvers of bodies that left the GPU, kept until the impulses of their last steps are handed on. */
@@ -159,8 +187,13 @@ export class GpuBackend {
     private _overlaps = new Uint8Array(0);
     /** Per impostor: whether it runs on the CPU this step (its own features, or within reach of one that does). */
     private _onCpu = new Uint8Array(0);
-    /** The length of the current step (s), for the support test. */
+    /** The length of the current step (s), for the support test; before a step, the last one's. */
     private _dt = 0;
+    /** Where {@link addColliderImpulses} hands the impulses. */
+    private _sink: LateImpulseSink | null = null;
+    /** One collider's impulses for {@link _sink} (N·s, N·m·s). */
+    private readonly _linear = new Float64Array(3);
+    private readonly _angular = new Float64Array(3);
     /** State read-backs started so far (all bodies): a debugging figure, to see that drawing reads nothing back. */
     public stateReadCount = 0;
     /** Figures read-backs started so far (all bodies): a debugging figure. */
@@ -212,10 +245,11 @@ export class GpuBackend {
         const airChanged = air[0] !== world.wind[0] || air[1] !== world.wind[1] || air[2] !== world.wind[2] || air[3] !== world.airDensity;
         air.set(world.wind);
         air[3] = world.airDensity;
-        if (this._supporting.size > 0) {
+        if (this._supporting.size > 0 || this._sharing.size > 0) {
             this._supportHold = this._restsOnSoftBody() ? SUPPORT_HOLD_STEPS : this._supportHold - 1;
             if (this._supportHold <= 0) {
                 this._supporting.clear();
+                this._sharing.clear();
             }
         }
         this._findNear(impostors, dt);
@@ -264,12 +298,16 @@ export class GpuBackend {
     }
 
     /**
-     * Two-way coupling, after the CPU world's step (which cleared every collider's impulse and added the CPU bodies'):
-     * adds to each dynamic collider the impulses the GPU bodies put on it in every GPU step whose figures arrived
-     * since the last call (normally the previous step: the GPU's impulses reach the Havok bodies one step late), for
-     * the Havok bridge to apply with the CPU's. Nothing waits for the GPU; figures that arrive later are added later.
+     * Two-way coupling, before the colliders are synced for a step: hands `apply` the impulses the GPU bodies put on
+     * each dynamic collider in every GPU step whose figures arrived since the last call (normally the previous step,
+     * read back between the frames), with the length of the last step, which Havok took without them (see
+     * `HavokColliderSync.applyLateImpulse`). Nothing waits for the GPU; figures that arrive later are handed on later
+     * (with one step's displacement: the steps between are not made up).
      */
-    public addColliderImpulses(): void {
+    public addColliderImpulses(apply: LateImpulseSink): void {
+        this._sink = apply;
+        this._round++;
+        this._supportRound.forEach(this._prune);
         for (const gpu of this._bodies.values()) {
             gpu.solver.consumeColliderImpulses(gpu.addImpulses);
         }
@@ -306,6 +344,7 @@ export class GpuBackend {
     /** Moves `impostor` back to the CPU world (its last read-back state) and releases its GPU buffers. */
     public remove(impostor: SoftImpostor): void {
         this._supporting.delete(impostor);
+        this._sharing.delete(impostor);
         this._near.delete(impostor);
         this._grouped.delete(impostor);
         const gpu = this._bodies.get(impostor);
@@ -327,6 +366,9 @@ export class GpuBackend {
         }
         this._retired.length = 0;
         this._supporting.clear();
+        this._sharing.clear();
+        this._supporter.clear();
+        this._supportRound.clear();
         this._near.clear();
         this._grouped.clear();
         this._group?.dispose();
@@ -347,6 +389,7 @@ export class GpuBackend {
         return (
             impostor._gpuUnsupportedFeature() ??
             (this._supporting.has(impostor) ? SUPPORT_FEATURE : null) ??
+            (this._sharing.has(impostor) ? SHARED_SUPPORT_FEATURE : null) ??
             unsupportedGpuFeature(impostor.body)
         );
     }
@@ -500,6 +543,7 @@ export class GpuBackend {
             solver,
             reading: null,
             addImpulses: (impulses) => this._addImpulses(impostor, impulses),
+            mass: totalMass(impostor.body.masses),
             drawn: this._draw(impostor, solver),
             stepsSinceRead: 0,
             stateStep: 0,
@@ -685,6 +729,8 @@ export class GpuBackend {
      */
     private _addImpulses(impostor: SoftImpostor, impulses: StepImpulses): void {
         const { colliders, linear, angular, overflowed } = impulses;
+        const gpu = this._bodies.get(impostor);
+        const tethered = impostor.body.tethers.enabled && impostor.body.tethers.count > 0;
         for (let c = 0; c < colliders.length; c++) {
             const collider = colliders[c];
             if (overflowed[c] !== 0) {
@@ -696,13 +742,26 @@ export class GpuBackend {
                 continue;
             }
             for (let axis = 0; axis < 3; axis++) {
-                collider.impulse[axis] += linear[3 * c + axis];
-                collider.angularImpulse[axis] += angular[3 * c + axis];
+                this._linear[axis] = linear[3 * c + axis];
+                this._angular[axis] = angular[3 * c + axis];
             }
-            if (this._bodies.has(impostor) && this._supports(collider, linear[3 * c], linear[3 * c + 1], linear[3 * c + 2])) {
+            this._sink?.(collider, this._linear, this._angular, this._dt);
+            if (!gpu || !this._supports(collider, linear[3 * c], linear[3 * c + 1], linear[3 * c + 2])) {
+                continue;
+            }
+            if (tethered && collider.mass > gpu.mass) {
                 this._supporting.add(impostor);
                 this._supportHold = SUPPORT_HOLD_STEPS;
             }
+            // Held up by another GPU body in this hand-over or the one before (their read-backs may come a frame apart).
+            const other = this._supporter.get(collider);
+            if (other !== undefined && other !== impostor) {
+                this._sharing.add(impostor);
+                this._sharing.add(other);
+                this._supportHold = SUPPORT_HOLD_STEPS;
+            }
+            this._supporter.set(collider, impostor);
+            this._supportRound.set(collider, this._round);
         }
     }
 
@@ -855,4 +914,13 @@ function countDown(holds: Map<SoftImpostor, number>): void {
             holds.set(impostor, steps - 1);
         }
     }
+}
+
+/** The sum of `masses` (kg). */
+function totalMass(masses: Float64Array): number {
+    let sum = 0;
+    for (let p = 0; p < masses.length; p++) {
+        sum += masses[p];
+    }
+    return sum;
 }

@@ -109,6 +109,16 @@ export function readHavokPose(plugin: HavokPlugin, body: PhysicsBody, out: Float
     out[6] = rotation[3];
 }
 
+/** Moves `body` to the world pose `pose` (translation, rotation `[x, y, z, w]`), as {@link readHavokPose} reads it. */
+export function writeHavokPose(plugin: HavokPlugin, body: PhysicsBody, pose: Float64Array): void {
+    const data = body._pluginData as HavokBodyData;
+    const origin = data.worldRegion?.floatingOrigin;
+    internals(plugin)._hknp.HP_Body_SetQTransform(data.hpBodyId, [
+        [origin ? pose[0] - origin.x : pose[0], origin ? pose[1] - origin.y : pose[1], origin ? pose[2] - origin.z : pose[2]],
+        [pose[3], pose[4], pose[5], pose[6]],
+    ]);
+}
+
 /**
  * Writes the collision filter of `shape` into `out` as unsigned 32-bit masks: `out[0]` membership, `out[1]` collide
  * (one Havok call, where Babylon's two getters make one each). See {@link HavokMotionState.filterMembershipMask}.

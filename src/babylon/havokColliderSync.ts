@@ -22,8 +22,8 @@ import type { PhysicsEngine } from "@babylonjs/core/Physics/v2/physicsEngine";
 import type { PhysicsShape } from "@babylonjs/core/Physics/v2/physicsShape";
 import { PhysicsMotionType, PhysicsPrestepType, PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
 import { Collider, ColliderMotion, type XpbdWorld } from "../core/index.js";
-import { rotateX, rotateY, rotateZ } from "../core/tupleMath.js";
-import { isHavokBodyActive, readHavokMassProperties, readHavokPose, readHavokShapeFilter } from "./havokBodyReader.js";
+import { matrixFromQuaternion, rotateX, rotateY, rotateZ } from "../core/tupleMath.js";
+import { isHavokBodyActive, readHavokMassProperties, readHavokPose, readHavokShapeFilter, writeHavokPose } from "./havokBodyReader.js";
 import { readHavokShape } from "./havokShapeReader.js";
 import { learnSupportedMass, MASS_INPUT_VALUES, massInputChanged, type BodyMassInput, type ColliderEntry } from "./havokColliderEntry.js";
 
@@ -53,6 +53,10 @@ export class HavokColliderSync {
     private readonly _linearVelocity = new Vector3();
     private readonly _angularVelocity = new Vector3();
     private readonly _pose = new Float64Array(7);
+    /** Scratch of {@link applyLateImpulse}: a centre of mass, a rotation and its matrix. */
+    private readonly _com = new Float64Array(3);
+    private readonly _quaternion = new Float64Array(4);
+    private readonly _matrix = new Float64Array(9);
     private readonly _filter = new Float64Array(2);
     /** Nodes drawn by a soft body: a Havok body on one is not a collider (see {@link softNodes}). */
     private readonly _softNodes = new WeakSet<object>();
@@ -164,6 +168,75 @@ export class HavokColliderSync {
                 body.applyAngularImpulse(this._angular);
             }
         }
+    }
+
+    /**
+     * Same-step coupling with a GPU body whose impulses arrive after Havok stepped (see `GpuBackend`): the GPU moved
+     * `collider` within its step by the impulse `linear` (N·s) and `angular` (N·m·s about the centre of mass), which
+     * Havok's last `seconds` of steps went without. The body gets the impulse now, as a change of velocity, and the
+     * displacement it missed, J/M × `seconds` and a turn of I⁻¹L × `seconds` about its centre of mass: it then
+     * starts the next step where the GPU left it. Bodies without a dynamic collider are left alone.
+     */
+    public applyLateImpulse(collider: Collider, linear: ArrayLike<number>, angular: ArrayLike<number>, seconds: number): void {
+        const entry = this._byBody.get(collider.userData as PhysicsBody);
+        if (!entry || collider.motion !== ColliderMotion.Dynamic || entry.body.isDisposed) {
+            return;
+        }
+        const body = entry.body;
+        const g = this._world.gravity;
+        const gravity = Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        if (gravity > 0) {
+            // The load learning (`learnSupportedMass`, at the coming sync) sees the GPU's support with the CPU's.
+            entry.supportImpulse -= (linear[0] * g[0] + linear[1] * g[1] + linear[2] * g[2]) / gravity;
+        }
+        const pose = this._pose;
+        readHavokPose(this._plugin, body, pose);
+        // The centre of mass now (Havok moved the body since the sync): the impulse's point, the turn's centre.
+        const com = this._com;
+        const q = this._quaternion;
+        q[0] = pose[3];
+        q[1] = pose[4];
+        q[2] = pose[5];
+        q[3] = pose[6];
+        matrixFromQuaternion(q, this._matrix);
+        const m = this._matrix;
+        const c = collider.centerOfMass;
+        for (let axis = 0; axis < 3; axis++) {
+            com[axis] = pose[axis] + m[3 * axis] * c[0] + m[3 * axis + 1] * c[1] + m[3 * axis + 2] * c[2];
+        }
+        this._point.set(com[0], com[1], com[2]);
+        this._impulse.set(linear[0], linear[1], linear[2]);
+        body.applyImpulse(this._impulse, this._point);
+        this._angular.set(angular[0], angular[1], angular[2]);
+        body.applyAngularImpulse(this._angular);
+        const i = collider._invInertia;
+        // The turn missed (rad, world) and the origin's offset from the centre of mass, turned by it.
+        const tx = (i[0] * angular[0] + i[1] * angular[1] + i[2] * angular[2]) * seconds;
+        const ty = (i[3] * angular[0] + i[4] * angular[1] + i[5] * angular[2]) * seconds;
+        const tz = (i[6] * angular[0] + i[7] * angular[1] + i[8] * angular[2]) * seconds;
+        const rx = pose[0] - com[0];
+        const ry = pose[1] - com[1];
+        const rz = pose[2] - com[2];
+        pose[0] += (linear[0] / collider.mass) * seconds + ty * rz - tz * ry;
+        pose[1] += (linear[1] / collider.mass) * seconds + tz * rx - tx * rz;
+        pose[2] += (linear[2] / collider.mass) * seconds + tx * ry - ty * rx;
+        const qx = pose[3];
+        const qy = pose[4];
+        const qz = pose[5];
+        const qw = pose[6];
+        const hx = 0.5 * tx;
+        const hy = 0.5 * ty;
+        const hz = 0.5 * tz;
+        const x = qx + hx * qw + hy * qz - hz * qy;
+        const y = qy + hy * qw + hz * qx - hx * qz;
+        const z = qz + hz * qw + hx * qy - hy * qx;
+        const w = qw - hx * qx - hy * qy - hz * qz;
+        const length = Math.sqrt(x * x + y * y + z * z + w * w);
+        pose[3] = x / length;
+        pose[4] = y / length;
+        pose[5] = z / length;
+        pose[6] = w / length;
+        writeHavokPose(this._plugin, body, pose);
     }
 
     /**

@@ -27,6 +27,7 @@ export interface HavokNative {
     /** Raw WASM export (no embind wrapper): writes translation, rotation, scale as 10 float32s at `out`; 0 is OK. */
     _HP_Shape_GetChildQSTransform(shape: bigint, index: number, out: number): number;
     HP_Body_GetQTransform(body: unknown): [number, [Vec3, Quat]];
+    HP_Body_SetQTransform(body: unknown, transform: [Vec3, Quat]): number;
     HP_Body_GetActivationState(body: unknown): [unknown, { value: number }];
     /** `[membership, collide]` masks of a shape's collision filter. */
     HP_Shape_GetFilterInfo(shape: ShapeId): [number, [number, number]];

@@ -20,7 +20,7 @@ import type { SoftImpostor } from "./softImpostor.js";
 import { StepEventDispatcher, type XpbdCapacityEvent } from "./stepEvents.js";
 import { zeroTimings, type XpbdPluginTimings } from "./pluginTimings.js";
 import { backendDevice, engineDevice, worldOptions, type XpbdPluginOptions } from "./xpbdPluginOptions.js";
-import { GpuBackend, type XpbdBackend } from "./gpuBackend.js";
+import { GpuBackend, type LateImpulseSink, type XpbdBackend } from "./gpuBackend.js";
 import type { WebGPUEngine } from "@babylonjs/core/Engines/webgpuEngine";
 import { checkLodOptions, type XpbdLodOptions } from "./levelOfDetail.js";
 import { XpbdPluginProperties } from "./xpbdPluginProperties.js";
@@ -81,6 +81,9 @@ export class XpbdPlugin extends XpbdPluginProperties {
     private _lod: Nullable<Readonly<XpbdLodOptions>> = null;
     private _lastStepSeconds = 1 / 60;
     private readonly _colliders: HavokColliderSync;
+    /** The GPU bodies' impulses to the Havok bridge (see `GpuBackend.addColliderImpulses`), made once. */
+    private readonly _applyLateImpulse: LateImpulseSink = (collider, linear, angular, seconds) =>
+        this._colliders.applyLateImpulse(collider, linear, angular, seconds);
     private readonly _beforePhysicsObserver: Nullable<Observer<Scene>>;
     private readonly _afterPhysicsObserver: Nullable<Observer<Scene>>;
     /** When the last profiled step ended (the Havok step starts right after), or −1. */
@@ -384,6 +387,8 @@ export class XpbdPlugin extends XpbdPluginProperties {
             timings.pinTargetsMs = t - t0;
             t0 = t;
         }
+        // Before the sync: the GPU bodies' impulses of the last step, with the displacement Havok went without.
+        this._gpu?.addColliderImpulses(this._applyLateImpulse);
         this._colliders.beforeStep(dt);
         for (let i = 0; i < impostors.length; i++) {
             impostors[i]._afterCollidersSynced();
@@ -396,7 +401,6 @@ export class XpbdPlugin extends XpbdPluginProperties {
         this.onBeforeWorldStepObservable.notifyObservers(dt);
         this._gpu?.step(impostors, dt);
         this.world.step(dt);
-        this._gpu?.addColliderImpulses();
         this._gpu?.addEvents(this.world.events);
         this._gpu?.accumulateStats(this.world.stats);
         this.onAfterWorldStepObservable.notifyObservers(dt);

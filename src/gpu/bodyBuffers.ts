@@ -12,7 +12,9 @@ export const UNIFORM = 0x40;
 export const STORAGE = 0x80;
 
 /** The bind groups of the kernel families (one per constraint kernel). */
-export type BindGroups = Record<"predict" | "particle" | "aerodynamics" | "damping", GPUBindGroup> & { constraint: GPUBindGroup[] };
+export type BindGroups = Record<"predict" | "particle" | "motion" | "aerodynamics" | "damping", GPUBindGroup> & {
+    constraint: GPUBindGroup[];
+};
 
 /** A buffer holding `data`, or `data` bytes of zeros; never empty (bindings may not be), a multiple of 16 bytes. */
 export function createBuffer(device: GPUDevice, data: ArrayBufferView | ArrayBuffer | number, usage: number, label: string): GPUBuffer {
@@ -180,6 +182,7 @@ export class BodyBuffers {
                 colliders,
                 this.lambdas,
             ]),
+            motion: group(layouts.motion, [p, d, colliders, this.lambdas]),
             aerodynamics: group(layouts.aerodynamics, [
                 p,
                 this.positions,

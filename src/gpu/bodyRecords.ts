@@ -211,6 +211,8 @@ export interface PassRecords {
     readonly settle: number;
     /** The velocities only (after the last pass's self-collision). */
     readonly velocity: number;
+    /** The dynamic colliders' motion at a substep's start (the motion kernel's, see `colliderMotionShader.ts`). */
+    readonly begin: number;
 }
 
 /**
@@ -238,6 +240,7 @@ export function packDispatches(constraints: ConstraintRecords): { records: Uint3
         carry: first + 5,
         settle: first + 6,
         velocity: first + 7,
+        begin: first + 8,
     };
     words.push(
         [PassMode.Head, 0, 0, 0],
@@ -248,6 +251,7 @@ export function packDispatches(constraints: ConstraintRecords): { records: Uint3
         [PassMode.Carry, 0, 0, 0],
         [PassMode.Settle, 0, 0, 0],
         [PassMode.Velocity, 0, 0, 0],
+        [PassMode.Begin, 0, 0, 0],
     );
     const records = new Uint32Array((words.length * UNIFORM_STRIDE) / 4);
     words.forEach((record, k) => records.set(record, (k * UNIFORM_STRIDE) / 4));

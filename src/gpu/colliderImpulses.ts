@@ -3,9 +3,11 @@ import { COPY_DST, MAP_READ, createBuffer } from "./bodyBuffers.js";
 
 /**
  * Words of one dynamic collider's accumulator: linear impulse (3), angular impulse about the centre of mass (3), the
- * sum of every contribution's largest component (u32, for the overflow test) and the overflow flag.
+ * sum of every contribution's largest component (u32, for the overflow test), the overflow flag, the number of
+ * contact projections (for the motion kernel's mass split: `colliderMotionShader.ts`) and three words of padding
+ * (accumulators start 16-byte aligned).
  */
-export const ACCUMULATOR_WORDS = 8;
+export const ACCUMULATOR_WORDS = 12;
 
 /**
  * The largest float below 2³¹: a contribution is clamped to it before it becomes an `i32` (a single contribution
@@ -55,6 +57,10 @@ fn accumulateImpulse(word: u32, linear: vec3<f32>, angular: vec3<f32>) {
     if (before < 0x80000000u && before + size >= 0x80000000u) {
         atomicStore(&lambdas[word + 7u], 1);
     }
+}
+
+fn countContact(word: u32) {
+    atomicAdd(&lambdas[word + 8u], 1);
 }
 `;
 

@@ -1,6 +1,7 @@
 import { Collider, ColliderMotion, ColliderShapeKind, SubstepContext, type ColliderShape, type SoftBody } from "../core/index.js";
 import { kernelOf } from "./bodyRecords.js";
 import { ACCUMULATOR_WORDS } from "./colliderImpulses.js";
+import { motionVec4s, writeMotionRecords } from "./colliderMotionRecords.js";
 import { SHAPE_VEC4S } from "./colliderShapesShader.js";
 import { POSE_VEC4S } from "./particlePassShader.js";
 
@@ -21,6 +22,8 @@ export class ColliderRecords {
     public readonly shapes: Float32Array;
     /** Pose records, {@link POSE_VEC4S} vec4s per slot and substep (filled by {@link writePoses}). */
     public poses: Float32Array = new Float32Array(0);
+    /** The dynamic colliders' motion records, with their header (filled by {@link writeMotions}; `colliderMotionRecords.ts`). */
+    public readonly motions: Float32Array;
 
     /** Each collider's first shape slot. */
     private readonly _firstSlot = new Map<Collider, number>();
@@ -28,6 +31,8 @@ export class ColliderRecords {
     private readonly _scratch = new Collider([{ kind: "sphere", center: [0, 0, 0], radius: 1 }], { motion: ColliderMotion.Kinematic });
     private readonly _parameters = new Float64Array(19);
     private readonly _context = new SubstepContext();
+    /** {@link firstSlot}, made once (the step allocates nothing). */
+    private readonly _slotOf = (collider: Collider): number => this.firstSlot(collider);
 
     /**
      * The colliders the records were built from: a copy of the list given (the world's own list changes in place as
@@ -47,6 +52,7 @@ export class ColliderRecords {
                 this.dynamicColliders.push(collider);
             }
         }
+        this.motions = new Float32Array(4 * motionVec4s(this.dynamicColliders.length));
         const shapes = colliders.flatMap((collider) => collider.shapes);
         // The data blocks of hulls and meshes, and the vec4 index where each starts (after every record).
         const blocks = shapes.map(shapeBlock);
@@ -124,8 +130,9 @@ export class ColliderRecords {
      * coefficients (geometric means, as the core), the restitution, whether the body collides with it at all and how it
      * moves (0 when it does not, else 1 + its `ColliderMotion`: the sweep of fast particles reads it); for
      * a dynamic collider its accumulator's first word (from `accumulatorBase`, the word the accumulators start at) and
-     * its fixed-point `scales` (linear and angular per dynamic collider). A dynamic collider moves as a kinematic one
-     * within the step: with its velocities at the step's start (the impulses reach its host after the step).
+     * its fixed-point `scales` (linear and angular per dynamic collider). A dynamic collider's records are advanced
+     * here as a kinematic one's; the GPU rewrites their poses and velocities as its contacts move it (see
+     * {@link writeMotions}), keeping the rest.
      */
     public writePoses(body: SoftBody, dt: number, substeps: number, accumulatorBase: number, scales: Float64Array): void {
         const slots = this.slotColliders.length;
@@ -186,6 +193,18 @@ export class ColliderRecords {
             }
         }
     }
+
+    /**
+     * Fills {@link motions} with the dynamic colliders' state at the step's start, which the GPU advances within the
+     * step (same-step coupling: `colliderMotionShader.ts`), with their accumulators from `accumulatorBase` and their
+     * fixed-point `scales`. Refreshes each collider's derived pose first (`syncPose`, as the world's step does).
+     */
+    public writeMotions(accumulatorBase: number, scales: Float64Array): void {
+        for (const collider of this.dynamicColliders) {
+            collider.syncPose();
+        }
+        writeMotionRecords(this.motions, this.dynamicColliders, this._slotOf, accumulatorBase, scales);
+    }
 }
 
 /** Words a list of `count` u32 takes, padded to whole vec4s. */
@@ -227,8 +246,9 @@ function shapeBlock(shape: ColliderShape): Float32Array {
  * can simulate it (with colliders of every shape and motion, bouncing or not, gas pressure, self-collision, and
  * particles attached to static and kinematic colliders). Missing today: attachments to dynamic colliders (ropes tied to
  * bodies that move under their forces, whose held solve moves the body within the step), level of detail, and
- * constraint kinds without a kernel (none of the core's today). Dynamic colliders are coupled one step late (see docs/webgpu.md): the caller decides where
- * that is not good enough (the plugin moves a soft body that a dynamic body rests on to the CPU). What the GPU does
+ * constraint kinds without a kernel (none of the core's today). Dynamic colliders are coupled within the step, without
+ * the core's held contacts (see docs/webgpu.md): the caller decides where that is not good enough (the plugin moves a
+ * pinned soft body that a heavier dynamic body rests on to the CPU). What the GPU does
  * differently without changing the motion (figures reduced on demand, sleep left to the host, no contact figures,
  * no events) is not a missing feature: see docs/webgpu.md.
  */

@@ -1,5 +1,6 @@
 import { AERODYNAMICS_WGSL } from "./aerodynamicsShader.js";
 import { BODY_CONTACTS_WGSL, BODY_TRANSFER_WGSL } from "./bodyContactsShader.js";
+import { COLLIDER_MOTION_WGSL } from "./colliderMotionShader.js";
 import { ConstraintKernel } from "./bodyRecords.js";
 import { DIHEDRAL_BEND_WGSL, DISTANCE_WGSL, ISOMETRIC_BEND_WGSL, STRAIN_LIMIT_WGSL, VOLUME_WGSL } from "./constraintShaders.js";
 import { DAMPING_WGSL } from "./dampingShader.js";
@@ -44,6 +45,7 @@ const LAYOUTS = {
         "read-only-storage",
         "storage",
     ],
+    motion: ["uniform", "uniform", "storage", "storage"],
     aerodynamics: [
         "uniform",
         "read-only-storage",
@@ -109,6 +111,8 @@ export interface SolverPipelines {
     /** One run of the strain limit's sweep (see `strainLimitPass.ts`). */
     readonly strainLimit: GPUComputePipeline;
     readonly particlePass: GPUComputePipeline;
+    /** Dynamic colliders moved within the step (see `colliderMotionShader.ts`). */
+    readonly colliderMotion: GPUComputePipeline;
     readonly triangleForces: GPUComputePipeline;
     readonly gatherForces: GPUComputePipeline;
     readonly rigidMotion: GPUComputePipeline;
@@ -225,6 +229,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         strainLimit,
         gasSum,
         gasPush,
+        colliderMotion,
         gather,
         scatter,
         ...kernels
@@ -249,6 +254,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("constraint", STRAIN_LIMIT_WGSL, "main", "strain limit"),
         pipeline("gas", GAS_PRESSURE_WGSL, "sum", "gas sum"),
         pipeline("gas", GAS_PRESSURE_WGSL, "push", "gas push"),
+        pipeline("motion", COLLIDER_MOTION_WGSL, "main", "collider motion"),
         pipeline("bodyTransfer", BODY_TRANSFER_WGSL, "gather", "group gather"),
         pipeline("bodyTransfer", BODY_TRANSFER_WGSL, "scatter", "group scatter"),
         ...BODY_CONTACT_KERNELS.map((entry) => pipeline("bodyContacts", BODY_CONTACTS_WGSL, entry, `group contacts ${entry}`)),
@@ -270,6 +276,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         gasSum,
         strainLimit,
         particlePass,
+        colliderMotion,
         triangleForces,
         gatherForces,
         rigidMotion,

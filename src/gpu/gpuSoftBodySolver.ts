@@ -13,6 +13,7 @@ import { BodyFigures, type GpuFigures } from "./bodyFigures.js";
 import { ATTACHMENT_VEC4S, AttachmentRecords } from "./attachmentRecords.js";
 import { ACCUMULATOR_WORDS, ColliderImpulses, type StepImpulses } from "./colliderImpulses.js";
 import { ColliderRecords, unsupportedGpuFeature } from "./colliderRecords.js";
+import { motionVec4s } from "./colliderMotionRecords.js";
 import { compiledSolverPipelines, solverPipelines, type SolverPipelines } from "./gpuPipelines.js";
 import { BodyBuffers, COPY_DST, MAP_READ, STORAGE, createBuffer, type BindGroups } from "./bodyBuffers.js";
 import { StepParams } from "./stepParams.js";
@@ -38,9 +39,11 @@ import { ValidState } from "./validState.js";
  * itself must not be in the world, or the world would step it too. The body's CPU arrays are the starting state and
  * are not updated by the GPU steps, except the pin targets' bookkeeping.
  *
- * Dynamic colliders are coupled one step late: within a step they move as kinematic ones, and the impulses the body
- * puts on them (contacts and bounces) are summed on the GPU (deterministic fixed-point atomics) and read back
- * asynchronously for the host to apply ({@link consumeColliderImpulses}). The body's figures (kinetic energy, the
+ * Dynamic colliders are coupled within the step, as on the CPU: the impulses the body puts on them (contacts and
+ * bounces) are summed on the GPU (deterministic fixed-point atomics), and after every particle pass a small kernel
+ * moves each one by what that pass added (`colliderMotionShader.ts`), so the next pass sees it moved; the step's sums
+ * are read back asynchronously for the host to apply ({@link consumeColliderImpulses}), which must give the body
+ * what the GPU gave it before the next step (the host's acceleration, the impulse). The body's figures (kinetic energy, the
  * fastest free particle, edge ratios, volume, the per-particle residuals) are reduced on the GPU when asked
  * ({@link readFigures}); the host decides sleep from them ({@link stopMotion}) and raises the events; a read that
  * finds a non-finite state restores the last valid one. Particles attached to static and kinematic colliders follow
@@ -281,7 +284,22 @@ export class GpuSoftBodySolver {
             this._attachments.write(body, this._slotOf);
             device.queue.writeBuffer(this._colliderBuffer, attachmentBytes, this._attachments.data, 0, attached * ATTACHMENT_VEC4S * 4);
         }
-        const paramsChanged = this._params.write(world, body, this._constraints, dt, slots, shapeBytes / 16, attachmentBytes / 16);
+        const motionBytes = attachmentBytes + attached * ATTACHMENT_VEC4S * 16;
+        if (dynamic.length > 0) {
+            this._colliders.writeMotions(this._buffers.impulseBase, this._impulses.scales);
+            device.queue.writeBuffer(this._colliderBuffer, motionBytes, this._colliders.motions);
+        }
+        const paramsChanged = this._params.write(
+            world,
+            body,
+            this._constraints,
+            dt,
+            slots,
+            shapeBytes / 16,
+            attachmentBytes / 16,
+            motionBytes / 16,
+            this._buffers.impulseBase,
+        );
         if (paramsChanged) {
             this._groups = this._createGroups();
         }
@@ -305,9 +323,11 @@ export class GpuSoftBodySolver {
     /**
      * Two-way coupling: hands `visit` the impulses the body put on each dynamic collider in every step whose figures
      * arrived from the GPU since the last call, oldest first (each step once; the arrays are reused afterwards, so
-     * copy what you keep). Within its step a dynamic collider moved as a kinematic one, with its velocities at the
-     * step's start; the host applies these impulses to its body after the step: one step late when the read-back
-     * arrived before the next step, later when not (nothing is lost). Never waits for the GPU.
+     * copy what you keep). Within its step the GPU moved each dynamic collider by these impulses (and by its
+     * acceleration); the host gives them to its body before the next step, so that the body starts it where the GPU
+     * left it (a host whose own step ran meanwhile also owes the body the displacement it missed: the plugin's
+     * `HavokColliderSync.applyLateImpulse`). A read that arrives later is handed on later; nothing is lost. Never
+     * waits for the GPU.
      */
     public consumeColliderImpulses(visit: (impulses: StepImpulses) => void): void {
         this._impulses.consume(visit);
@@ -488,9 +508,13 @@ export class GpuSoftBodySolver {
         }
     }
 
-    /** @internal Substep `s`'s prediction, and the self-contacts' hash from the predicted positions (as `XpbdWorld`). */
+    /**
+     * @internal Substep `s`'s start: the dynamic colliders' motion (as `XpbdWorld`, they accelerate and move before the
+     * particles do), the prediction, and the self-contacts' hash from the predicted positions (as `XpbdWorld`).
+     */
     public _encodeSubstepStart(pass: GPUComputePassEncoder, s: number): void {
         const params = this._params.offset(s);
+        this._colliderMotion(pass, params, this._passRecord.begin);
         pass.setPipeline(this._pipelines.predict);
         this._bind(pass, this._groups.predict, params);
         pass.dispatchWorkgroups(groupsOf(Math.max(this.body.particleCount, this._constraints.lambdaCount)));
@@ -604,10 +628,28 @@ export class GpuSoftBodySolver {
         pass.setBindGroup(0, group, offsets, 0, dispatch < 0 ? 1 : 2);
     }
 
+    /**
+     * One particle pass in the mode of `record`; after one that projects contacts or bounces, the dynamic colliders
+     * take its impulses (same-step coupling).
+     */
     private _particlePass(pass: GPUComputePassEncoder, params: number, record: number): void {
         pass.setPipeline(this._pipelines.particlePass);
         this._bind(pass, this._groups.particle, params, record * UNIFORM_STRIDE);
         pass.dispatchWorkgroups(groupsOf(this.body.particleCount));
+        if (record !== this._passRecord.head && record !== this._passRecord.carry) {
+            this._colliderMotion(pass, params, record);
+        }
+    }
+
+    /** The dynamic colliders' motion kernel in the mode of `record` (see `colliderMotionShader.ts`), when there are any. */
+    private _colliderMotion(pass: GPUComputePassEncoder, params: number, record: number): void {
+        const dynamic = this._colliders.dynamicColliders.length;
+        if (dynamic === 0) {
+            return;
+        }
+        pass.setPipeline(this._pipelines.colliderMotion);
+        this._bind(pass, this._groups.motion, params, record * UNIFORM_STRIDE);
+        pass.dispatchWorkgroups(Math.ceil(dynamic / 64));
     }
 
     /**
@@ -664,12 +706,16 @@ export class GpuSoftBodySolver {
         this.device.queue.writeBuffer(this._buffers.pins, 0, data);
     }
 
-    /** Bytes of the collider buffer: the shape records, a pose record per shape and substep, the attachment records. */
+    /**
+     * Bytes of the collider buffer: the shape records, a pose record per shape and substep, the attachment records, the
+     * dynamic colliders' motion records.
+     */
     private _colliderBytes(substeps: number): number {
         return (
             this._colliders.shapes.byteLength +
             Math.max(this._colliders.slotColliders.length, 1) * substeps * POSE_VEC4S * 16 +
-            this.body.attachments.count * ATTACHMENT_VEC4S * 16
+            this.body.attachments.count * ATTACHMENT_VEC4S * 16 +
+            motionVec4s(this._colliders.dynamicColliders.length) * 16
         );
     }
 

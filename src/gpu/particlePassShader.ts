@@ -5,6 +5,7 @@ import { SHAPES_WGSL, SHAPE_VEC4S } from "./colliderShapesShader.js";
 import { PIN_WGSL, WORKGROUP_SIZE } from "./predictShader.js";
 import { PARAMS_WGSL, PassMode } from "./substepParams.js";
 import { IMPULSE_WGSL } from "./colliderImpulses.js";
+import { MOTION_RECORD_WGSL } from "./colliderMotionRecords.js";
 import { TOUCH_WORDS } from "./multiplierLayout.js";
 
 /** vec4s per collider pose record (one per shape and substep, written every step). */
@@ -24,7 +25,9 @@ export const POSE_VEC4S = 7;
  * (0: the body does not collide with it, else 1 + its `ColliderMotion`) and the restitution in 1.w, 2.w and 3.w,
  * 4 the centre of mass, 5 the linear velocity, 6 the angular velocity; for a dynamic collider 4.w and 5.w hold the
  * fixed-point scales of its linear and angular impulses and 6.w the first word of its accumulator in the multiplier
- * buffer (−1 for the others; see `colliderImpulses.ts`).
+ * buffer (−1 for the others; see `colliderImpulses.ts`), and the motion kernel rewrites its poses and velocities
+ * within the step (`colliderMotionShader.ts`); a contact with it shares the push by the particle's and the
+ * collider's inverse masses ({@link PARTICLE_PASS_WGSL}'s \`colliderInverseMass\`).
  *
  * Layout (group 0): 0 Params (dynamic), 1 Dispatch (dynamic), 2 pos, 3 prev, 4 vel, 5 info, 6 tethers, 7 pins,
  * 8 colliders (shape records, hull and mesh data, then pose records), 9 lambdas (multipliers, touch records, impulse
@@ -53,6 +56,7 @@ struct Tether {
 @group(0) @binding(9) var<storage, read_write> lambdas: array<atomic<i32>>;
 ${SHAPES_WGSL}
 ${IMPULSE_WGSL}
+${MOTION_RECORD_WGSL}
 
 fn projectTethers(k: u32, x: vec3<f32>) -> vec3<f32> {
     var y = x;
@@ -123,6 +127,24 @@ fn pushCollider(base: u32, x: vec3<f32>, j: vec3<f32>) {
 }
 
 /**
+ * The share of a push along unit n at world point x that the collider whose pose record starts at base takes: 0 for a
+ * static or kinematic one; for a dynamic one its generalised inverse mass (the core's \`Collider._inverseMassAt\`:
+ * 1/M, less the load's share along its axis, plus (r × n)·I⁻¹(r × n)) times the mass split of its motion record (the
+ * contacts of its last projection: see \`colliderMotionShader.ts\`).
+ */
+fn colliderInverseMass(base: u32, x: vec3<f32>, n: vec3<f32>) -> f32 {
+    let accumulator = colliders[base + 6u].w;
+    if (accumulator < 0.0) {
+        return 0.0;
+    }
+    let r = motionRecord(u32(accumulator));
+    let c = cross(x - colliders[base + 4u].xyz, n);
+    let along = dot(n, colliders[r + 8u].xyz);
+    let turn = vec3<f32>(dot(colliders[r + 11u].xyz, c), dot(colliders[r + 12u].xyz, c), dot(colliders[r + 13u].xyz, c));
+    return colliders[r + 10u].w * (colliders[r].w - along * along * colliders[r + 2u].w + dot(c, turn));
+}
+
+/**
  * Restitution at the end of the substep (the core's recordApproach and applyRestitution): a particle (inverse mass
  * w) that touched a bouncing collider and approached it faster than the threshold leaves at e times its approach
  * speed, relative to the surface, and a dynamic collider gets the opposite of that change of momentum, as the
@@ -156,7 +178,10 @@ fn surfaceVelocity(base: u32, x: vec3<f32>) -> vec3<f32> {
     return colliders[base + 5u].xyz + cross(colliders[base + 6u].xyz, x - colliders[base + 4u].xyz);
 }
 
-/** Positional friction: the slip relative to the surface over the substep, removed within the static cone. */
+/**
+ * Positional friction: the slip relative to the surface over the substep, removed within the static cone, shared with
+ * a dynamic collider as the normal push is.
+ */
 fn applyFriction(base: u32, us: f32, uk: f32, x: vec3<f32>, before: vec3<f32>, n: vec3<f32>, depth: f32, w: f32) -> vec3<f32> {
     if (us == 0.0 && uk == 0.0) {
         return x;
@@ -172,7 +197,8 @@ fn applyFriction(base: u32, us: f32, uk: f32, x: vec3<f32>, before: vec3<f32>, n
     if (slipLength < us * depth) {
         removed = slipLength;
     }
-    return x - (w * (removed / w)) * (slip / slipLength);
+    let direction = slip / slipLength;
+    return x - (w * (removed / (w + colliderInverseMass(base, x, direction)))) * direction;
 }
 
 /**
@@ -297,7 +323,7 @@ fn projectContacts(k: u32, x0: vec3<f32>, w: f32) -> vec3<f32> {
             continue;
         }
         let touched = x;
-        x = x + (w * (depth / w)) * n;
+        x = x + (w * (depth / (w + colliderInverseMass(base, x, n)))) * n;
         if (colliders[base + 3u].w > 0.0) {
             recordTouch(k, s, n);
         }
@@ -305,6 +331,10 @@ fn projectContacts(k: u32, x0: vec3<f32>, w: f32) -> vec3<f32> {
         // The collider gets the opposite of the particle's momentum change m·Δx/h (normal and friction), at the
         // particle: as the CPU's contacts record it.
         pushCollider(base, x, (touched - x) * (P.invH / w));
+        let accumulator = colliders[base + 6u].w;
+        if (accumulator >= 0.0) {
+            countContact(u32(accumulator));
+        }
     }
     return x;
 }

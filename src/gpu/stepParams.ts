@@ -38,7 +38,8 @@ export class StepParams {
 
     /**
      * Computes and uploads the records of a step of length `dt`. `poseBase` is the vec4 index where the pose records
-     * start in the collider buffer, `attachmentBase` where the attachment records do, `slots` the number of collider
+     * start in the collider buffer, `attachmentBase` where the attachment records do, `motionBase` where the dynamic
+     * colliders' motion records do, `impulseBase` the word of the first impulse accumulator, `slots` the number of collider
      * shapes. Returns whether the buffer was replaced (the
      * substeps outgrew it), so bind groups that use it must be rebuilt.
      */
@@ -50,6 +51,8 @@ export class StepParams {
         slots: number,
         poseBase: number,
         attachmentBase: number,
+        motionBase: number,
+        impulseBase: number,
     ): boolean {
         const substeps = world.substeps;
         let replaced = false;
@@ -106,6 +109,8 @@ export class StepParams {
             u[o + W.poseBase] = poseBase + s * Math.max(slots, 1) * POSE_VEC4S;
             u[o + W.pinLambdaBase] = constraints.pinLambdaBase;
             u[o + W.attachmentBase] = attachmentBase;
+            u[o + W.motionBase] = motionBase;
+            u[o + W.impulseBase] = impulseBase;
         }
         this._device.queue.writeBuffer(this.buffer, 0, f.buffer, 0, substeps * UNIFORM_STRIDE);
         return replaced;

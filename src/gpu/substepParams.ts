@@ -44,8 +44,8 @@ struct Params {
     pinLambdaBase: u32,     // index of the first soft-pin multiplier in the multiplier buffer
     gasOrientation: f32,    // +1 when the gas's surface winds counter-clockwise seen from outside, −1 inwards
     attachmentBase: u32,    // vec4 index of the first collider-attachment record in the collider buffer
-    pad1: f32,
-    pad2: f32,
+    motionBase: u32,        // vec4 index of the dynamic colliders' motion header in the collider buffer
+    impulseBase: u32,       // word of the multiplier buffer where the impulse accumulators start
 }
 
 struct Dispatch {
@@ -85,6 +85,8 @@ export const ParamsWords = {
     pinLambdaBase: 31,
     gasOrientation: 32,
     attachmentBase: 33,
+    motionBase: 34,
+    impulseBase: 35,
 } as const;
 
 /** Particle-pass modes (`Dispatch.first` of a particle pass), combined as bits. */
@@ -99,4 +101,6 @@ export const PassMode = {
     Settle: 8,
     /** The start of a step: particles attached to colliders onto their anchors (see `attachmentRecords.ts`). */
     Carry: 16,
+    /** The start of a substep: dynamic colliders accelerate and move (the motion kernel only: `colliderMotionShader.ts`). */
+    Begin: 32,
 } as const;

@@ -1,0 +1,125 @@
+import { MOTION_VEC4S } from "./colliderMotionRecords.js";
+import { POSE_VEC4S } from "./particlePassShader.js";
+import { PARAMS_WGSL, PassMode } from "./substepParams.js";
+
+/**
+ * Same-step coupling of dynamic colliders, one thread per dynamic collider, as the core's `Collider` moves one inside
+ * `XpbdWorld.step`:
+ *
+ * - `Begin` (the start of each substep, `_accelerate` then `_integrate`): the velocity gains the acceleration over the
+ *   substep, the centre of mass moves by the velocity, the rotation turns by the angular velocity about it, and the
+ *   world inverse inertia follows;
+ * - after each particle pass that projects contacts (`Tail`, `Settle`) or bounces (`Velocity`), as `_applyImpulse`:
+ *   the impulse the pass added to the accumulator (its words now less those already applied: integer sums, so the
+ *   difference is exact and does not depend on thread order) changes the velocities, Δv = J/M (the load's share
+ *   taken off along its axis) and Δω = I⁻¹L, and after contacts the centre of mass moves by Δv·h, so the next pass
+ *   sees the body where its contacts pushed it (a bounce, between substeps on the CPU, changes the velocity only; in
+ *   the last pass, whose dispatch bounces as well, both move it);
+ * - every mode then writes the substep's pose records of the collider's shapes (origin, rotation, centre of mass,
+ *   velocities; their `w` words, written by the host, stay).
+ *
+ * The core's contacts are Gauss–Seidel: each moves the body before the next. Here the particles of one pass push it
+ * together (Jacobi), so each contact takes the body's generalised inverse mass times the number of contacts of the
+ * last projection (the mass split): their pushes then add up to at most the penetration, where each taking the whole
+ * body would move it as many times too far (a light box thrown off a jelly).
+ */
+export const COLLIDER_MOTION_WGSL = /* wgsl */ `
+${PARAMS_WGSL}
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<uniform> D: Dispatch;
+@group(0) @binding(2) var<storage, read_write> colliders: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read_write> lambdas: array<atomic<i32>>;
+
+fn rotationRows(q: vec4<f32>) -> mat3x3<f32> {
+    let x = q.x;
+    let y = q.y;
+    let z = q.z;
+    let w = q.w;
+    // Columns of the WGSL matrix hold the rows of the core's row-major one (matrixFromQuaternion).
+    return mat3x3<f32>(
+        vec3<f32>(1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w), 2.0 * (x * z + y * w)),
+        vec3<f32>(2.0 * (x * y + z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w)),
+        vec3<f32>(2.0 * (x * z - y * w), 2.0 * (y * z + x * w), 1.0 - 2.0 * (x * x + y * y)),
+    );
+}
+
+fn keepW(index: u32, xyz: vec3<f32>) {
+    colliders[index] = vec4<f32>(xyz, colliders[index].w);
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    if (k >= u32(colliders[P.motionBase].x)) {
+        return;
+    }
+    let r = P.motionBase + 1u + k * ${MOTION_VEC4S}u;
+    let mode = D.first;
+    var com = colliders[r].xyz;
+    let invMass = colliders[r].w;
+    var q = colliders[r + 1u];
+    var v = colliders[r + 2u].xyz;
+    let loadShare = colliders[r + 2u].w;
+    var omega = colliders[r + 3u].xyz;
+    // Rows of the world inverse inertia (symmetric, so rows and columns alike).
+    var inertia = mat3x3<f32>(colliders[r + 11u].xyz, colliders[r + 12u].xyz, colliders[r + 13u].xyz);
+    if ((mode & ${PassMode.Begin}u) != 0u) {
+        v = v + colliders[r + 4u].xyz * P.h;
+        com = com + v * P.h;
+        let half = 0.5 * P.h * omega;
+        q = normalize(vec4<f32>(
+            q.x + half.x * q.w + half.y * q.z - half.z * q.y,
+            q.y + half.y * q.w + half.z * q.x - half.x * q.z,
+            q.z + half.z * q.w + half.x * q.y - half.y * q.x,
+            q.w - half.x * q.x - half.y * q.y - half.z * q.z,
+        ));
+        // I⁻¹ = C diag(1/I) Cᵀ, C = world rotation × principal axes (the core's _updateInverseInertia).
+        let c = transpose(rotationRows(q)) * transpose(rotationRows(colliders[r + 7u]));
+        let d = colliders[r + 6u].xyz;
+        inertia = c * mat3x3<f32>(vec3<f32>(d.x, 0.0, 0.0), vec3<f32>(0.0, d.y, 0.0), vec3<f32>(0.0, 0.0, d.z)) * transpose(c);
+        colliders[r + 1u] = q;
+        colliders[r + 11u] = vec4<f32>(inertia[0], 0.0);
+        colliders[r + 12u] = vec4<f32>(inertia[1], 0.0);
+        colliders[r + 13u] = vec4<f32>(inertia[2], 0.0);
+    } else {
+        let word = u32(colliders[r + 5u].w);
+        let linear = vec3<i32>(atomicLoad(&lambdas[word]), atomicLoad(&lambdas[word + 1u]), atomicLoad(&lambdas[word + 2u]));
+        let angular = vec3<i32>(atomicLoad(&lambdas[word + 3u]), atomicLoad(&lambdas[word + 4u]), atomicLoad(&lambdas[word + 5u]));
+        let contacts = atomicLoad(&lambdas[word + 8u]);
+        let seenLinear = bitcast<vec4<i32>>(colliders[r + 9u]);
+        let seenAngular = bitcast<vec3<i32>>(colliders[r + 10u].xyz);
+        // Two's-complement differences: exact even where a sum wrapped.
+        let j = vec3<f32>(linear - seenLinear.xyz) / colliders[r + 6u].w;
+        let l = vec3<f32>(angular - seenAngular) / colliders[r + 8u].w;
+        let axis = colliders[r + 8u].xyz;
+        let dv = j * invMass - dot(j, axis) * loadShare * axis;
+        v = v + dv;
+        // The inverse inertia's rows dotted with L (symmetric).
+        omega = omega + l * inertia;
+        var split = colliders[r + 10u].w;
+        if ((mode & ${PassMode.Tail | PassMode.Settle}u) != 0u) {
+            com = com + dv * P.h;
+            split = max(f32(contacts - seenLinear.w), 1.0);
+        }
+        colliders[r + 9u] = bitcast<vec4<f32>>(vec4<i32>(linear, contacts));
+        colliders[r + 10u] = vec4<f32>(bitcast<vec3<f32>>(angular), split);
+    }
+    colliders[r] = vec4<f32>(com, invMass);
+    colliders[r + 2u] = vec4<f32>(v, loadShare);
+    colliders[r + 3u] = vec4<f32>(omega, colliders[r + 3u].w);
+    let rows = rotationRows(q);
+    let origin = com - colliders[r + 5u].xyz * rows;
+    let first = u32(colliders[r + 3u].w);
+    let shapes = u32(colliders[r + 4u].w);
+    for (var s = 0u; s < shapes; s++) {
+        let base = P.poseBase + (first + s) * ${POSE_VEC4S}u;
+        keepW(base, origin);
+        keepW(base + 1u, rows[0]);
+        keepW(base + 2u, rows[1]);
+        keepW(base + 3u, rows[2]);
+        keepW(base + 4u, com);
+        keepW(base + 5u, v);
+        keepW(base + 6u, omega);
+    }
+}
+`;
