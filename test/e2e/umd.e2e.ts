@@ -96,8 +96,8 @@ describe("UMD bundle with Babylon's UMD build", () => {
         console.log(`UMD bundle: ${(size / 1024).toFixed(1)} KB, ${map.sources.length} sources, externals: ${externals.join(", ")}`);
         expect(foreign).toEqual([]);
         expect(map.sources.some((s) => s.includes("src/babylon/xpbdPlugin.ts"))).toBe(true);
-        // Babylon's core is megabytes; ours is well under half a megabyte.
-        expect(size).toBeLessThan(400 * 1024);
+        // Babylon's core is megabytes; ours (412 KB with the WebGPU backend's kernels) is under half a megabyte.
+        expect(size).toBeLessThan(512 * 1024);
         const code = readFileSync(BUNDLE, "utf8");
         // The UMD wrapper hands the factory the global BABYLON (or require("babylonjs")), never a bundled copy.
         expect(code).toMatch(/\.BABYLONXPBD=\w+\(\w+\.BABYLON\)/);
