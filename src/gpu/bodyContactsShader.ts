@@ -1,4 +1,4 @@
-import { CORRECTION_SCALE, MAX_CELL_SPAN, PARTICLE_CONTACT_WGSL } from "./particleContactShader.js";
+import { CORRECTION_SCALE, PARTICLE_CONTACT_WGSL } from "./particleContactShader.js";
 import { WORKGROUP_SIZE } from "./predictShader.js";
 import { TRIANGLE_CLOSEST_WGSL } from "./triangleClosestShader.js";
 
@@ -91,28 +91,20 @@ fn projectPairs(@builtin(global_invocation_id) id: vec3<u32>) {
     let w = S.triangleBase + 4u * id.x;
     let t = vec4<u32>(records[w], records[w + 1u], records[w + 2u], records[w + 3u]);
     let tb = t.w >> 3u;
+    // The contact distance of a pair is at most the thickest body's.
+    let q = triangleQuery(t.xyz, S.maxThickness);
+    if (q.wide) {
+        return;
+    }
     let a0 = prev[t.x].xyz;
     let b0 = prev[t.y].xyz;
     let c0 = prev[t.z].xyz;
-    let lo = min(min(min(a0, b0), min(c0, frozen[t.x].xyz)), min(frozen[t.y].xyz, frozen[t.z].xyz));
-    let hi = max(max(max(a0, b0), max(c0, frozen[t.x].xyz)), max(frozen[t.y].xyz, frozen[t.z].xyz));
-    // As self-collision's: half the largest motion (particles are hashed at the middle of theirs) and a contact
-    // distance and a half more, here of the thickest body.
-    let reach = 0.5 * bitcast<f32>(atomicLoad(&sums[moveWord()])) + 1.5 * S.maxThickness;
-    let c0Cell = vec3<i32>(floor((lo - reach) * S.invCell));
-    let c1Cell = vec3<i32>(floor((hi + reach) * S.invCell));
-    if (any(c1Cell - c0Cell >= vec3<i32>(${MAX_CELL_SPAN}))) {
-        return;
-    }
-    let margin = 1.5 * S.maxThickness;
-    let boxLo = lo - margin;
-    let boxHi = hi + margin;
     let thickness = thicknessOf(tb);
     let us = staticFrictionOf(tb);
     let uk = kineticFrictionOf(tb);
-    for (var cx = c0Cell.x; cx <= c1Cell.x; cx++) {
-        for (var cy = c0Cell.y; cy <= c1Cell.y; cy++) {
-            for (var cz = c0Cell.z; cz <= c1Cell.z; cz++) {
+    for (var cx = q.firstCell.x; cx <= q.lastCell.x; cx++) {
+        for (var cy = q.firstCell.y; cy <= q.lastCell.y; cy++) {
+            for (var cz = q.firstCell.z; cz <= q.lastCell.z; cz++) {
                 let cell = vec3<i32>(cx, cy, cz);
                 let h = bucketOf(cell);
                 let end = table[h + 1u];
@@ -124,14 +116,12 @@ fn projectPairs(@builtin(global_invocation_id) id: vec3<u32>) {
                     if (flag == 0u || flag - 1u == tb || !pairAllowed(flag - 1u, tb)) {
                         continue;
                     }
-                    let e0 = prev[e].xyz;
-                    let e1 = frozen[e].xyz;
-                    if (any(min(e0, e1) > boxHi) || any(max(e0, e1) < boxLo) || any(cellOf(e) != cell)) {
+                    if (queryMisses(q, e, cell)) {
                         continue;
                     }
                     let pb = flag - 1u;
                     let cd = 0.5 * (thickness + thicknessOf(pb));
-                    contact(e, t, startSide(e0, a0, b0, c0, cd), cd, sqrt(us * staticFrictionOf(pb)), sqrt(uk * kineticFrictionOf(pb)));
+                    contact(e, t, startSide(prev[e].xyz, a0, b0, c0, cd), cd, sqrt(us * staticFrictionOf(pb)), sqrt(uk * kineticFrictionOf(pb)));
                 }
             }
         }

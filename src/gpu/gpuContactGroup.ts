@@ -4,6 +4,7 @@ import { BODY_RECORD_WORDS } from "./bodyContactsShader.js";
 import { compiledSolverPipelines, type SolverPipelines } from "./gpuPipelines.js";
 import type { GpuSoftBodySolver } from "./gpuSoftBodySolver.js";
 import { SCAN_SIZE } from "./particleContactShader.js";
+import { encodeParticleHashBuild } from "./particleHashBuild.js";
 import { WORKGROUP_SIZE } from "./predictShader.js";
 
 /**
@@ -271,19 +272,9 @@ export class GpuContactGroup {
 
     /** The hash of the group's particles, after every body predicted its positions (the core's `find`). */
     private _encodeBuild(pass: GPUComputePassEncoder): void {
-        const k = this._pipelines.bodyContacts;
         this._gather(pass);
         pass.setBindGroup(0, this._group);
-        pass.setPipeline(k.clearCells);
-        pass.dispatchWorkgroups(Math.ceil(this._buckets / WORKGROUP_SIZE));
-        pass.setPipeline(k.countCells);
-        pass.dispatchWorkgroups(Math.ceil(this._particles / WORKGROUP_SIZE));
-        pass.setPipeline(k.sumChunks);
-        pass.dispatchWorkgroups(1);
-        pass.setPipeline(k.scanCells);
-        pass.dispatchWorkgroups(1);
-        pass.setPipeline(k.scatterCells);
-        pass.dispatchWorkgroups(Math.ceil(this._particles / WORKGROUP_SIZE));
+        encodeParticleHashBuild(pass, this._pipelines.bodyContacts, this._buckets, this._particles);
     }
 
     /** One projection of the contacts, after a pass of every body: gather, project, and each body's moves back. */

@@ -57,6 +57,45 @@ fn moveWord() -> u32 {
     return 4u * particleTotal();
 }
 
+/** The hash cells and the box that triangle's contacts are looked for in (triangleQuery). */
+struct TriangleQuery {
+    /** Whether the box spans too many cells (a runaway body): the triangle is skipped for the substep. */
+    wide: bool,
+    firstCell: vec3<i32>,
+    lastCell: vec3<i32>,
+    lo: vec3<f32>,
+    hi: vec3<f32>,
+}
+
+/**
+ * Where the contacts of the triangle with corners t.xyz, at contact distance cd at most, are looked for: the box of
+ * its corners at the start and predicted, grown by a contact distance and a half (the half for the motion the solve
+ * adds to the prediction); the cells reach half the largest motion further, as a particle is hashed at the middle of
+ * its motion.
+ */
+fn triangleQuery(t: vec3<u32>, cd: f32) -> TriangleQuery {
+    let a0 = prev[t.x].xyz;
+    let b0 = prev[t.y].xyz;
+    let c0 = prev[t.z].xyz;
+    let lo = min(min(min(a0, b0), min(c0, frozen[t.x].xyz)), min(frozen[t.y].xyz, frozen[t.z].xyz));
+    let hi = max(max(max(a0, b0), max(c0, frozen[t.x].xyz)), max(frozen[t.y].xyz, frozen[t.z].xyz));
+    let reach = 0.5 * bitcast<f32>(atomicLoad(&sums[moveWord()])) + 1.5 * cd;
+    let firstCell = vec3<i32>(floor((lo - reach) * S.invCell));
+    let lastCell = vec3<i32>(floor((hi + reach) * S.invCell));
+    let margin = 1.5 * cd;
+    return TriangleQuery(any(lastCell - firstCell >= vec3<i32>(${MAX_CELL_SPAN})), firstCell, lastCell, lo - margin, hi + margin);
+}
+
+/**
+ * Whether particle e cannot touch the triangle of query q from the bucket of cell: its motion misses the box, or its
+ * own cell is another one that only shares the bucket.
+ */
+fn queryMisses(q: TriangleQuery, e: u32, cell: vec3<i32>) -> bool {
+    let e0 = prev[e].xyz;
+    let e1 = frozen[e].xyz;
+    return any(min(e0, e1) > q.hi) || any(max(e0, e1) < q.lo) || any(cellOf(e) != cell);
+}
+
 @compute @workgroup_size(${WORKGROUP_SIZE})
 fn clearCells(@builtin(global_invocation_id) id: vec3<u32>) {
     if (id.x < S.buckets) {

@@ -4,6 +4,7 @@ import { COPY_DST, STORAGE, UNIFORM, createBuffer } from "./bodyBuffers.js";
 import type { SolverPipelines } from "./gpuPipelines.js";
 import { WORKGROUP_SIZE } from "./predictShader.js";
 import { SCAN_SIZE } from "./particleContactShader.js";
+import { encodeParticleHashBuild } from "./particleHashBuild.js";
 import { PARAMS_SIZE } from "./substepParams.js";
 
 /**
@@ -107,18 +108,8 @@ export class SelfCollisionPass {
 
     /** Encodes the hash's rebuild from the predicted positions, at the substep's `Params` offset. */
     public encodeBuild(pass: GPUComputePassEncoder, pipelines: SolverPipelines, params: number, offsets: Uint32Array): void {
-        const k = pipelines.selfCollision;
         this._setGroup(pass, params, offsets);
-        pass.setPipeline(k.clearCells);
-        pass.dispatchWorkgroups(Math.ceil(this._buckets / WORKGROUP_SIZE));
-        pass.setPipeline(k.countCells);
-        pass.dispatchWorkgroups(Math.ceil(this._particles / WORKGROUP_SIZE));
-        pass.setPipeline(k.sumChunks);
-        pass.dispatchWorkgroups(1);
-        pass.setPipeline(k.scanCells);
-        pass.dispatchWorkgroups(1);
-        pass.setPipeline(k.scatterCells);
-        pass.dispatchWorkgroups(Math.ceil(this._particles / WORKGROUP_SIZE));
+        encodeParticleHashBuild(pass, pipelines.selfCollision, this._buckets, this._particles);
     }
 
     /** Encodes one projection of the contacts (after a solver pass), at the substep's `Params` offset. */

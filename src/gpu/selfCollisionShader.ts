@@ -1,4 +1,4 @@
-import { CORRECTION_SCALE, MAX_CELL_SPAN, PARTICLE_CONTACT_WGSL } from "./particleContactShader.js";
+import { CORRECTION_SCALE, PARTICLE_CONTACT_WGSL } from "./particleContactShader.js";
 import { WORKGROUP_SIZE } from "./predictShader.js";
 import { PARAMS_WGSL } from "./substepParams.js";
 import { TRIANGLE_CLOSEST_WGSL } from "./triangleClosestShader.js";
@@ -61,27 +61,18 @@ fn projectContacts(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let t = tris[id.x];
+    let q = triangleQuery(t.xyz, P.thickness);
+    if (q.wide) {
+        return;
+    }
     let a0 = prev[t.x].xyz;
     let b0 = prev[t.y].xyz;
     let c0 = prev[t.z].xyz;
-    let lo = min(min(min(a0, b0), min(c0, frozen[t.x].xyz)), min(frozen[t.y].xyz, frozen[t.z].xyz));
-    let hi = max(max(max(a0, b0), max(c0, frozen[t.x].xyz)), max(frozen[t.y].xyz, frozen[t.z].xyz));
-    // A particle is hashed at the middle of its motion: the box reaches half the largest motion further, and a
-    // contact distance and a half more (the half for the motion the solve adds to the prediction).
-    let reach = 0.5 * bitcast<f32>(atomicLoad(&sums[moveWord()])) + 1.5 * P.thickness;
-    let c0Cell = vec3<i32>(floor((lo - reach) * S.invCell));
-    let c1Cell = vec3<i32>(floor((hi + reach) * S.invCell));
-    if (any(c1Cell - c0Cell >= vec3<i32>(${MAX_CELL_SPAN}))) {
-        return;
-    }
-    let margin = 1.5 * P.thickness;
-    let boxLo = lo - margin;
-    let boxHi = hi + margin;
     let n = P.particleCount;
     let thickness2 = P.thickness * P.thickness;
-    for (var cx = c0Cell.x; cx <= c1Cell.x; cx++) {
-        for (var cy = c0Cell.y; cy <= c1Cell.y; cy++) {
-            for (var cz = c0Cell.z; cz <= c1Cell.z; cz++) {
+    for (var cx = q.firstCell.x; cx <= q.lastCell.x; cx++) {
+        for (var cy = q.firstCell.y; cy <= q.lastCell.y; cy++) {
+            for (var cz = q.firstCell.z; cz <= q.lastCell.z; cz++) {
                 let cell = vec3<i32>(cx, cy, cz);
                 let h = bucketOf(cell);
                 let end = table[h + 1u];
@@ -91,16 +82,14 @@ fn projectContacts(@builtin(global_invocation_id) id: vec3<u32>) {
                     if (e == t.x || e == t.y || e == t.z || frozen[n + e].w == 0.0) {
                         continue;
                     }
-                    let e0 = prev[e].xyz;
-                    let e1 = frozen[e].xyz;
-                    if (any(min(e0, e1) > boxHi) || any(max(e0, e1) < boxLo) || any(cellOf(e) != cell)) {
+                    if (queryMisses(q, e, cell)) {
                         continue;
                     }
                     // Within a thickness of the triangle at rest (its neighbours on a fine mesh): never a contact.
                     if (closestWeights(frozen[n + e].xyz, frozen[n + t.x].xyz, frozen[n + t.y].xyz, frozen[n + t.z].xyz).d2 < thickness2) {
                         continue;
                     }
-                    contact(e, t, startSide(e0, a0, b0, c0, P.thickness), P.thickness, S.staticFriction, S.kineticFriction);
+                    contact(e, t, startSide(prev[e].xyz, a0, b0, c0, P.thickness), P.thickness, S.staticFriction, S.kineticFriction);
                 }
             }
         }
