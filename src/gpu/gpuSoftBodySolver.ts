@@ -509,11 +509,17 @@ export class GpuSoftBodySolver {
     }
 
     /**
-     * @internal Substep `s`'s start: the dynamic colliders' motion (as `XpbdWorld`, they accelerate and move before the
-     * particles do), the prediction, and the self-contacts' hash from the predicted positions (as `XpbdWorld`).
+     * @internal Substep `s`'s start: the dynamic colliders' motion (as `XpbdWorld`, they accelerate, are stopped by the
+     * held particles they press on, and move before the particles do), the prediction, and the self-contacts' hash from the predicted positions (as `XpbdWorld`).
      */
     public _encodeSubstepStart(pass: GPUComputePassEncoder, s: number): void {
         const params = this._params.offset(s);
+        if (this._params.tethers && this._colliders.dynamicColliders.length > 0) {
+            // As `XpbdWorld`: bodies resting on held particles are stopped before they move (`heldContactsShader.ts`).
+            pass.setPipeline(this._pipelines.heldContacts);
+            this._bind(pass, this._groups.held, params);
+            pass.dispatchWorkgroups(1);
+        }
         this._colliderMotion(pass, params, this._passRecord.begin);
         pass.setPipeline(this._pipelines.predict);
         this._bind(pass, this._groups.predict, params);
