@@ -38,16 +38,11 @@ export const BACKEND_OPTIONS: readonly XpbdBackendOption[] = ["auto", "cpu", "we
 const SUPPORT_SHARE = 0.25;
 
 /**
- * Steps an impostor sent to the CPU by a resting body stays there after the last step in which a dynamic body rested on
- * a soft body (1 s at 60 Hz): a body that bounces on a cloth or a jelly does not send it back and forth.
+ * Steps an impostor sent to the CPU by a body resting on it and on another soft body stays there after the last step in
+ * which a dynamic body rested on a soft body (1 s at 60 Hz): a body that bounces on a cloth or a jelly does not send it
+ * back and forth.
  */
 const SUPPORT_HOLD_STEPS = 60;
-
-/**
- * The feature named when a dynamic body heavier than a pinned impostor rests on it (see {@link GpuBackend}): the CPU's
- * held contacts (the tethers hold the touched particles and the pins take the load) have no GPU kernel.
- */
-const SUPPORT_FEATURE = "heavy dynamic bodies resting on pinned soft bodies (held contacts)";
 
 /**
  * The feature named when one dynamic body rests on two soft bodies on the GPU at once: each GPU body moves its own copy
@@ -84,8 +79,6 @@ interface GpuBody {
     reading: Promise<void> | null;
     /** Hands one of its steps' impulses to the host (made once per body: the step allocates none). */
     addImpulses: (impulses: StepImpulses) => void;
-    /** The body's mass (kg), for the held-contacts test. */
-    mass: number;
     /** The render mesh drawn from GPU buffers, or null when it is drawn from read-backs. */
     drawn: GpuDrawnMesh | null;
     /** Steps submitted since the last read-back started. */
@@ -127,11 +120,11 @@ interface GpuBody {
  * Dynamic Havok bodies are coupled within the step: the GPU moves them by its contacts' impulses substep by substep
  * (`GpuSoftBodySolver`), and the impulses of step n, read back asynchronously, are handed to the Havok bridge before
  * step n + 1 (see {@link addColliderImpulses}), which gives the body the velocity and the displacement Havok's step n
- * went without: it starts step n + 1 where the GPU left it, so a rigid body rests on a GPU cloth or jelly. What stays
- * on the CPU is the held contacts: a pinned body (with tethers) whose GPU push holds a dynamic body heavier than itself
- * up by {@link SUPPORT_SHARE} of its weight goes to the CPU, whose held contacts hand such a load to the pins, until no
- * dynamic body has rested on a soft body for {@link SUPPORT_HOLD_STEPS} steps. A body leaving the GPU keeps its solver
- * until the impulses of its steps in flight are handed on.
+ * went without: it starts step n + 1 where the GPU left it, so a rigid body rests on a GPU cloth or jelly, a heavy one
+ * on a pinned cloth too (the GPU's held contacts hand its load to the pins). What stays on the CPU is a dynamic body
+ * held up by two GPU bodies at once (each moves its own copy of it): both go to the CPU, until no dynamic body has
+ * rested on a soft body for {@link SUPPORT_HOLD_STEPS} steps. A body leaving the GPU keeps its solver until the
+ * impulses of its steps in flight are handed on.
  *
  * Contacts between impostors (the world's `softContacts`) run where both bodies are: GPU impostors within reach of
  * each other step together in one {@link GpuContactGroup}, and an impostor within reach of one on the CPU goes to the
@@ -147,9 +140,10 @@ export class GpuBackend {
     /** Settles when the kernels are compiled or failed to (never rejects). */
     public readonly compiled: Promise<void>;
     private _warnedOverflow = false;
-    /** Impostors sent to the CPU because a dynamic body rested on them, until none has rested on a soft body for a while. */
-    private readonly _supporting = new Set<SoftImpostor>();
-    /** Impostors sent to the CPU because a dynamic body rested on them and on another soft body at once (as above). */
+    /**
+     * Impostors sent to the CPU because a dynamic body rested on them and on another soft body at once, until none has
+     * rested on a soft body for a while.
+     */
     private readonly _sharing = new Set<SoftImpostor>();
     /** The GPU impostor that last held each dynamic collider up, and in which hand-over (see {@link addColliderImpulses}). */
     private readonly _supporter = new Map<Collider, SoftImpostor>();
@@ -163,7 +157,7 @@ export class GpuBackend {
     };
     /** Count of {@link addColliderImpulses} calls. */
     private _round = 0;
-    /** Steps left before {@link _supporting} is cleared (see {@link SUPPORT_HOLD_STEPS}). */
+    /** Steps left before {@link _sharing} is cleared (see {@link SUPPORT_HOLD_STEPS}). */
     private _supportHold = 0;
     /** Solvers of bodies that left the GPU, kept until the impulses of their last steps are handed on. */
     private readonly _retired: { solver: GpuSoftBodySolver; settled: boolean; addImpulses: (impulses: StepImpulses) => void }[] = [];
@@ -245,10 +239,9 @@ export class GpuBackend {
         const airChanged = air[0] !== world.wind[0] || air[1] !== world.wind[1] || air[2] !== world.wind[2] || air[3] !== world.airDensity;
         air.set(world.wind);
         air[3] = world.airDensity;
-        if (this._supporting.size > 0 || this._sharing.size > 0) {
+        if (this._sharing.size > 0) {
             this._supportHold = this._restsOnSoftBody() ? SUPPORT_HOLD_STEPS : this._supportHold - 1;
             if (this._supportHold <= 0) {
-                this._supporting.clear();
                 this._sharing.clear();
             }
         }
@@ -343,7 +336,6 @@ export class GpuBackend {
 
     /** Moves `impostor` back to the CPU world (its last read-back state) and releases its GPU buffers. */
     public remove(impostor: SoftImpostor): void {
-        this._supporting.delete(impostor);
         this._sharing.delete(impostor);
         this._near.delete(impostor);
         this._grouped.delete(impostor);
@@ -365,7 +357,6 @@ export class GpuBackend {
             entry.solver.dispose();
         }
         this._retired.length = 0;
-        this._supporting.clear();
         this._sharing.clear();
         this._supporter.clear();
         this._supportRound.clear();
@@ -388,7 +379,6 @@ export class GpuBackend {
     private _ownUnsupported(impostor: SoftImpostor): string | null {
         return (
             impostor._gpuUnsupportedFeature() ??
-            (this._supporting.has(impostor) ? SUPPORT_FEATURE : null) ??
             (this._sharing.has(impostor) ? SHARED_SUPPORT_FEATURE : null) ??
             unsupportedGpuFeature(impostor.body)
         );
@@ -543,7 +533,6 @@ export class GpuBackend {
             solver,
             reading: null,
             addImpulses: (impulses) => this._addImpulses(impostor, impulses),
-            mass: totalMass(impostor.body.masses),
             drawn: this._draw(impostor, solver),
             stepsSinceRead: 0,
             stateStep: 0,
@@ -730,7 +719,6 @@ export class GpuBackend {
     private _addImpulses(impostor: SoftImpostor, impulses: StepImpulses): void {
         const { colliders, linear, angular, overflowed } = impulses;
         const gpu = this._bodies.get(impostor);
-        const tethered = impostor.body.tethers.enabled && impostor.body.tethers.count > 0;
         for (let c = 0; c < colliders.length; c++) {
             const collider = colliders[c];
             if (overflowed[c] !== 0) {
@@ -748,10 +736,6 @@ export class GpuBackend {
             this._sink?.(collider, this._linear, this._angular, this._dt);
             if (!gpu || !this._supports(collider, linear[3 * c], linear[3 * c + 1], linear[3 * c + 2])) {
                 continue;
-            }
-            if (tethered && collider.mass > gpu.mass) {
-                this._supporting.add(impostor);
-                this._supportHold = SUPPORT_HOLD_STEPS;
             }
             // Held up by another GPU body in this hand-over or the one before (their read-backs may come a frame apart).
             const other = this._supporter.get(collider);
@@ -914,13 +898,4 @@ function countDown(holds: Map<SoftImpostor, number>): void {
             holds.set(impostor, steps - 1);
         }
     }
-}
-
-/** The sum of `masses` (kg). */
-function totalMass(masses: Float64Array): number {
-    let sum = 0;
-    for (let p = 0; p < masses.length; p++) {
-        sum += masses[p];
-    }
-    return sum;
 }

@@ -250,12 +250,12 @@ export function particleHeld(body: SoftBody, p: number, direction: Float64Array,
 }
 
 /** Held fraction from which a touching particle counts as held (see `TetherConstraints.heldFraction`). */
-const HELD_FRACTION = 0.5;
+export const HELD_FRACTION = 0.5;
 /** How close to its limit (in thicknesses) a tether counts as taut. */
-const HELD_TOLERANCE = 0.1;
+export const HELD_TOLERANCE = 0.1;
 /** Rounds of the held solve per substep. */
-const HELD_ITERATIONS = 4;
+export const HELD_ITERATIONS = 4;
 /** Penetration (in thicknesses) the held solve tolerates without pushing out. */
-const HELD_SLOP = 0.05;
+export const HELD_SLOP = 0.05;
 /** Largest speed (m/s) at which the held solve pushes a body out of a penetration. */
-const HELD_PUSH_OUT_SPEED = 0.1;
+export const HELD_PUSH_OUT_SPEED = 0.1;

@@ -326,7 +326,7 @@ export class TetherConstraints {
 }
 
 /** Below this fraction of its length, a taut tether's direction adds no new held direction (about 1°). */
-const MIN_INDEPENDENT = 0.02;
+export const MIN_INDEPENDENT = 0.02;
 
 /** Cosine of the angle at particle `i` between the directions to particles `a` and `b`. */
 function directionCosine(x: Float64Array, i: number, a: number, b: number): number {

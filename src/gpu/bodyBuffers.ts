@@ -1,6 +1,7 @@
 import type { SoftBody } from "../core/index.js";
 import { ConstraintKernel, packParticles, packVectors, type ConstraintRecords } from "./bodyRecords.js";
 import type { SolverPipelines } from "./gpuPipelines.js";
+import { HELD_VEC4S } from "./heldContactsShader.js";
 import { impulseBase } from "./multiplierLayout.js";
 import { DISPATCH_SIZE, PARAMS_SIZE } from "./substepParams.js";
 
@@ -12,7 +13,7 @@ export const UNIFORM = 0x40;
 export const STORAGE = 0x80;
 
 /** The bind groups of the kernel families (one per constraint kernel). */
-export type BindGroups = Record<"predict" | "particle" | "motion" | "aerodynamics" | "damping", GPUBindGroup> & {
+export type BindGroups = Record<"predict" | "particle" | "motion" | "held" | "aerodynamics" | "damping", GPUBindGroup> & {
     constraint: GPUBindGroup[];
 };
 
@@ -46,6 +47,8 @@ export class BodyBuffers {
     /** Per particle: pin slot, incidence range (see `packPins`). */
     public readonly info: GPUBuffer;
     public readonly tethers: GPUBuffer;
+    /** The held solve's contact state and list (see `heldContactsShader.ts`). */
+    public readonly held: GPUBuffer;
     /** Pin slots' targets (see `PIN_WGSL`). */
     public readonly pins: GPUBuffer;
     /** The multipliers, then the touch records, then the impulse accumulators (layout: `multiplierLayout.ts`). */
@@ -82,6 +85,7 @@ export class BodyBuffers {
         this.inverseMasses = storage(4 * n, "inverse masses");
         this.info = storage(16 * n, "particle info");
         this.tethers = storage(32 * n, "tethers");
+        this.held = storage(16 * HELD_VEC4S * n, "held contacts");
         this.pins = storage(32 * n, "pins");
         this.impulseBase = impulseBase(constraints.lambdaCount, n);
         this.lambdas = storage(4 * this.impulseBase, "multipliers and touch records");
@@ -183,6 +187,7 @@ export class BodyBuffers {
                 this.lambdas,
             ]),
             motion: group(layouts.motion, [p, d, colliders, this.lambdas]),
+            held: group(layouts.held, [p, this.positions, this.velocities, this.tethers, colliders, this.lambdas, this.held]),
             aerodynamics: group(layouts.aerodynamics, [
                 p,
                 this.positions,
@@ -210,6 +215,7 @@ export class BodyBuffers {
             this.inverseMasses,
             this.info,
             this.tethers,
+            this.held,
             this.pins,
             this.lambdas,
             this.triangles,

@@ -3,12 +3,32 @@ import { POSE_VEC4S } from "./particlePassShader.js";
 import { PARAMS_WGSL, PassMode } from "./substepParams.js";
 
 /**
+ * The rotation matrix of a unit quaternion `[x, y, z, w]` in WGSL (`rotationRows`), whose columns hold the rows of
+ * the core's row-major one: shared by the motion kernel and the held solve.
+ */
+export const ROTATION_ROWS_WGSL = /* wgsl */ `
+fn rotationRows(q: vec4<f32>) -> mat3x3<f32> {
+    let x = q.x;
+    let y = q.y;
+    let z = q.z;
+    let w = q.w;
+    // Columns of the WGSL matrix hold the rows of the core's row-major one (matrixFromQuaternion).
+    return mat3x3<f32>(
+        vec3<f32>(1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w), 2.0 * (x * z + y * w)),
+        vec3<f32>(2.0 * (x * y + z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w)),
+        vec3<f32>(2.0 * (x * z - y * w), 2.0 * (y * z + x * w), 1.0 - 2.0 * (x * x + y * y)),
+    );
+}
+`;
+
+/**
  * Same-step coupling of dynamic colliders, one thread per dynamic collider, as the core's `Collider` moves one inside
  * `XpbdWorld.step`:
  *
- * - `Begin` (the start of each substep, `_accelerate` then `_integrate`): the velocity gains the acceleration over the
- *   substep, the centre of mass moves by the velocity, the rotation turns by the angular velocity about it, and the
- *   world inverse inertia follows;
+ * - `Begin` (the start of each substep, `_accelerate`, the held solve's impulses, then `_integrate`): the velocity
+ *   gains the acceleration over the substep and the impulses the held solve (`heldContactsShader.ts`, dispatched
+ *   just before) added to the accumulator, the centre of mass moves by the velocity, the rotation turns by the angular
+ *   velocity about it, and the world inverse inertia follows;
  * - after each particle pass that projects contacts (`Tail`, `Settle`) or bounces (`Velocity`), as `_applyImpulse`:
  *   the impulse the pass added to the accumulator (its words now less those already applied: integer sums, so the
  *   difference is exact and does not depend on thread order) changes the velocities, Δv = J/M (the load's share
@@ -30,19 +50,7 @@ ${PARAMS_WGSL}
 @group(0) @binding(2) var<storage, read_write> colliders: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read_write> lambdas: array<atomic<i32>>;
 
-fn rotationRows(q: vec4<f32>) -> mat3x3<f32> {
-    let x = q.x;
-    let y = q.y;
-    let z = q.z;
-    let w = q.w;
-    // Columns of the WGSL matrix hold the rows of the core's row-major one (matrixFromQuaternion).
-    return mat3x3<f32>(
-        vec3<f32>(1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w), 2.0 * (x * z + y * w)),
-        vec3<f32>(2.0 * (x * y + z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w)),
-        vec3<f32>(2.0 * (x * z - y * w), 2.0 * (y * z + x * w), 1.0 - 2.0 * (x * x + y * y)),
-    );
-}
-
+${ROTATION_ROWS_WGSL}
 fn keepW(index: u32, xyz: vec3<f32>) {
     colliders[index] = vec4<f32>(xyz, colliders[index].w);
 }
@@ -63,8 +71,25 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     var omega = colliders[r + 3u].xyz;
     // Rows of the world inverse inertia (symmetric, so rows and columns alike).
     var inertia = mat3x3<f32>(colliders[r + 11u].xyz, colliders[r + 12u].xyz, colliders[r + 13u].xyz);
+    // The impulses added to the accumulator since the last mode (its words now less those already applied: integer
+    // sums, so the difference is exact and does not depend on thread order).
+    let word = u32(colliders[r + 5u].w);
+    let linear = vec3<i32>(atomicLoad(&lambdas[word]), atomicLoad(&lambdas[word + 1u]), atomicLoad(&lambdas[word + 2u]));
+    let angular = vec3<i32>(atomicLoad(&lambdas[word + 3u]), atomicLoad(&lambdas[word + 4u]), atomicLoad(&lambdas[word + 5u]));
+    let contacts = atomicLoad(&lambdas[word + 8u]);
+    let seenLinear = bitcast<vec4<i32>>(colliders[r + 9u]);
+    let seenAngular = bitcast<vec3<i32>>(colliders[r + 10u].xyz);
+    // Two's-complement differences: exact even where a sum wrapped.
+    let j = vec3<f32>(linear - seenLinear.xyz) / colliders[r + 6u].w;
+    let l = vec3<f32>(angular - seenAngular) / colliders[r + 8u].w;
+    let axis = colliders[r + 8u].xyz;
+    let dv = j * invMass - dot(j, axis) * loadShare * axis;
+    var split = colliders[r + 10u].w;
     if ((mode & ${PassMode.Begin}u) != 0u) {
-        v = v + colliders[r + 4u].xyz * P.h;
+        // Accelerated, then stopped by the held solve's impulses (heldContactsShader.ts), then moved: the core's
+        // _accelerate, solveHeld and _integrate. The inverse inertia is still the last substep's, as the core's.
+        v = v + colliders[r + 4u].xyz * P.h + dv;
+        omega = omega + l * inertia;
         com = com + v * P.h;
         let half = 0.5 * P.h * omega;
         q = normalize(vec4<f32>(
@@ -82,28 +107,16 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         colliders[r + 12u] = vec4<f32>(inertia[1], 0.0);
         colliders[r + 13u] = vec4<f32>(inertia[2], 0.0);
     } else {
-        let word = u32(colliders[r + 5u].w);
-        let linear = vec3<i32>(atomicLoad(&lambdas[word]), atomicLoad(&lambdas[word + 1u]), atomicLoad(&lambdas[word + 2u]));
-        let angular = vec3<i32>(atomicLoad(&lambdas[word + 3u]), atomicLoad(&lambdas[word + 4u]), atomicLoad(&lambdas[word + 5u]));
-        let contacts = atomicLoad(&lambdas[word + 8u]);
-        let seenLinear = bitcast<vec4<i32>>(colliders[r + 9u]);
-        let seenAngular = bitcast<vec3<i32>>(colliders[r + 10u].xyz);
-        // Two's-complement differences: exact even where a sum wrapped.
-        let j = vec3<f32>(linear - seenLinear.xyz) / colliders[r + 6u].w;
-        let l = vec3<f32>(angular - seenAngular) / colliders[r + 8u].w;
-        let axis = colliders[r + 8u].xyz;
-        let dv = j * invMass - dot(j, axis) * loadShare * axis;
         v = v + dv;
         // The inverse inertia's rows dotted with L (symmetric).
         omega = omega + l * inertia;
-        var split = colliders[r + 10u].w;
         if ((mode & ${PassMode.Tail | PassMode.Settle}u) != 0u) {
             com = com + dv * P.h;
             split = max(f32(contacts - seenLinear.w), 1.0);
         }
-        colliders[r + 9u] = bitcast<vec4<f32>>(vec4<i32>(linear, contacts));
-        colliders[r + 10u] = vec4<f32>(bitcast<vec3<f32>>(angular), split);
     }
+    colliders[r + 9u] = bitcast<vec4<f32>>(vec4<i32>(linear, contacts));
+    colliders[r + 10u] = vec4<f32>(bitcast<vec3<f32>>(angular), split);
     colliders[r] = vec4<f32>(com, invMass);
     colliders[r + 2u] = vec4<f32>(v, loadShare);
     colliders[r + 3u] = vec4<f32>(omega, colliders[r + 3u].w);

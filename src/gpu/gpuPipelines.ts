@@ -6,6 +6,7 @@ import { DIHEDRAL_BEND_WGSL, DISTANCE_WGSL, ISOMETRIC_BEND_WGSL, STRAIN_LIMIT_WG
 import { DAMPING_WGSL } from "./dampingShader.js";
 import { FIGURES_WGSL } from "./figuresShader.js";
 import { GAS_PRESSURE_WGSL } from "./gasPressureShader.js";
+import { HELD_CONTACTS_WGSL } from "./heldContactsShader.js";
 import { PARTICLE_PASS_WGSL } from "./particlePassShader.js";
 import { PREDICT_WGSL } from "./predictShader.js";
 import { RENDER_MESH_WGSL } from "./renderMeshShader.js";
@@ -46,6 +47,7 @@ const LAYOUTS = {
         "storage",
     ],
     motion: ["uniform", "uniform", "storage", "storage"],
+    held: ["uniform", "read-only-storage", "read-only-storage", "read-only-storage", "read-only-storage", "storage", "storage"],
     aerodynamics: [
         "uniform",
         "read-only-storage",
@@ -113,6 +115,8 @@ export interface SolverPipelines {
     readonly particlePass: GPUComputePipeline;
     /** Dynamic colliders moved within the step (see `colliderMotionShader.ts`). */
     readonly colliderMotion: GPUComputePipeline;
+    /** The held solve of dynamic colliders on held particles (see `heldContactsShader.ts`). */
+    readonly heldContacts: GPUComputePipeline;
     readonly triangleForces: GPUComputePipeline;
     readonly gatherForces: GPUComputePipeline;
     readonly rigidMotion: GPUComputePipeline;
@@ -230,6 +234,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         gasSum,
         gasPush,
         colliderMotion,
+        heldContacts,
         gather,
         scatter,
         ...kernels
@@ -255,6 +260,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("gas", GAS_PRESSURE_WGSL, "sum", "gas sum"),
         pipeline("gas", GAS_PRESSURE_WGSL, "push", "gas push"),
         pipeline("motion", COLLIDER_MOTION_WGSL, "main", "collider motion"),
+        pipeline("held", HELD_CONTACTS_WGSL, "main", "held contacts"),
         pipeline("bodyTransfer", BODY_TRANSFER_WGSL, "gather", "group gather"),
         pipeline("bodyTransfer", BODY_TRANSFER_WGSL, "scatter", "group scatter"),
         ...BODY_CONTACT_KERNELS.map((entry) => pipeline("bodyContacts", BODY_CONTACTS_WGSL, entry, `group contacts ${entry}`)),
@@ -277,6 +283,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         strainLimit,
         particlePass,
         colliderMotion,
+        heldContacts,
         triangleForces,
         gatherForces,
         rigidMotion,

@@ -41,7 +41,9 @@ import { ValidState } from "./validState.js";
  *
  * Dynamic colliders are coupled within the step, as on the CPU: the impulses the body puts on them (contacts and
  * bounces) are summed on the GPU (deterministic fixed-point atomics), and after every particle pass a small kernel
- * moves each one by what that pass added (`colliderMotionShader.ts`), so the next pass sees it moved; the step's sums
+ * moves each one by what that pass added (`colliderMotionShader.ts`), so the next pass sees it moved; at each
+ * substep's start the held solve stops one pressing on particles that their taut tethers hold (`heldContactsShader.ts`:
+ * the pins take the load, so a light cloth holds a heavy body); the step's sums
  * are read back asynchronously for the host to apply ({@link consumeColliderImpulses}), which must give the body
  * what the GPU gave it before the next step (the host's acceleration, the impulse). The body's figures (kinetic energy, the
  * fastest free particle, edge ratios, volume, the per-particle residuals) are reduced on the GPU when asked
@@ -509,11 +511,17 @@ export class GpuSoftBodySolver {
     }
 
     /**
-     * @internal Substep `s`'s start: the dynamic colliders' motion (as `XpbdWorld`, they accelerate and move before the
-     * particles do), the prediction, and the self-contacts' hash from the predicted positions (as `XpbdWorld`).
+     * @internal Substep `s`'s start: the dynamic colliders' motion (as `XpbdWorld`, they accelerate, are stopped by the
+     * held particles they press on, and move before the particles do), the prediction, and the self-contacts' hash from the predicted positions (as `XpbdWorld`).
      */
     public _encodeSubstepStart(pass: GPUComputePassEncoder, s: number): void {
         const params = this._params.offset(s);
+        if (this._params.tethers && this._colliders.dynamicColliders.length > 0) {
+            // As `XpbdWorld`: bodies resting on held particles are stopped before they move (`heldContactsShader.ts`).
+            pass.setPipeline(this._pipelines.heldContacts);
+            this._bind(pass, this._groups.held, params);
+            pass.dispatchWorkgroups(1);
+        }
         this._colliderMotion(pass, params, this._passRecord.begin);
         pass.setPipeline(this._pipelines.predict);
         this._bind(pass, this._groups.predict, params);

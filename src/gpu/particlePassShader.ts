@@ -7,6 +7,7 @@ import { PARAMS_WGSL, PassMode } from "./substepParams.js";
 import { IMPULSE_WGSL } from "./colliderImpulses.js";
 import { MOTION_RECORD_WGSL } from "./colliderMotionRecords.js";
 import { TOUCH_WORDS } from "./multiplierLayout.js";
+import { TETHER_WGSL } from "./tetherHoldShader.js";
 
 /** vec4s per collider pose record (one per shape and substep, written every step). */
 export const POSE_VEC4S = 7;
@@ -36,10 +37,7 @@ export const POSE_VEC4S = 7;
 export const PARTICLE_PASS_WGSL = /* wgsl */ `
 ${PARAMS_WGSL}
 ${PIN_WGSL}
-struct Tether {
-    anchors: vec4<i32>,     // anchor particle per rank, −1 past the last
-    lengths: vec4<f32>,     // rest distance per rank (m)
-}
+${TETHER_WGSL}
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<uniform> D: Dispatch;
 @group(0) @binding(2) var<storage, read_write> pos: array<vec4<f32>>;
@@ -320,6 +318,12 @@ fn projectContacts(k: u32, x0: vec3<f32>, w: f32) -> vec3<f32> {
             depth = P.thickness + distance;
         }
         if (!(depth > 0.0)) {
+            continue;
+        }
+        // A particle whose taut tethers take the push is as firm as the pins: the body rests on it, stopped by the
+        // held solve at the substep's start (\`heldContactsShader.ts\`), and this contact neither moves it nor
+        // pushes the body (the core's \`ParticleContacts.project\`).
+        if (colliders[base + 6u].w >= 0.0 && P.tethers != 0u && tetherHeld(k, x, n)) {
             continue;
         }
         let touched = x;

@@ -5,6 +5,7 @@ import { GpuContactGroup } from "../../src/gpu/gpuContactGroup";
 import { GpuSoftBodySolver } from "../../src/gpu/gpuSoftBodySolver";
 import { clothBody, tetBlock } from "../support/coreScenes";
 import { describeGpu } from "./support/gpuDevice";
+import { hostBox } from "./support/hostedBox";
 
 const dt = 1 / 60;
 const g = 9.81;
@@ -55,39 +56,6 @@ function jellyScene(mass: number): Scene {
     const box = dynamicBox(mass, 0.306 + EDGE / 2 + DROP);
     world.addCollider(box);
     return { body, world, box, top: 0.306 };
-}
-
-/**
- * The host of the dynamic box, as the plugin's Havok bridge is for the CPU world: before each step the box's
- * acceleration is gravity; after it, its velocities take gravity over the step and the contacts' impulses
- * (`J/M`, `I⁻¹L`), and its pose moves with the new velocities (semi-implicit Euler, as Havok).
- */
-function hostBox(box: Collider, linear: ArrayLike<number>, angular: ArrayLike<number>): void {
-    const i = box._invInertia;
-    for (let a = 0; a < 3; a++) {
-        box.linearVelocity[a] += box.acceleration[a] * dt + linear[a] / box.mass;
-        box.angularVelocity[a] += i[3 * a] * angular[0] + i[3 * a + 1] * angular[1] + i[3 * a + 2] * angular[2];
-    }
-    const w = box.angularVelocity;
-    const q = box.rotation;
-    const h = [0.5 * dt * w[0], 0.5 * dt * w[1], 0.5 * dt * w[2]];
-    const turned = [
-        q[0] + h[0] * q[3] + h[1] * q[2] - h[2] * q[1],
-        q[1] + h[1] * q[3] + h[2] * q[0] - h[0] * q[2],
-        q[2] + h[2] * q[3] + h[0] * q[1] - h[1] * q[0],
-        q[3] - h[0] * q[0] - h[1] * q[1] - h[2] * q[2],
-    ];
-    const n = Math.hypot(...turned);
-    const v = box.linearVelocity;
-    box.setPose(
-        box.position[0] + v[0] * dt,
-        box.position[1] + v[1] * dt,
-        box.position[2] + v[2] * dt,
-        turned[0] / n,
-        turned[1] / n,
-        turned[2] / n,
-        turned[3] / n,
-    );
 }
 
 /** What a run ends with: the box's height and speed, the lowest particle, the highest box height after landing. */
@@ -156,7 +124,7 @@ async function runGpu(device: GPUDevice, scene: Scene, steps: number, grouped = 
             expect(impulses.overflowed[0]).toBe(0);
         });
         support += linear[1];
-        hostBox(box, linear, angular);
+        hostBox(box, linear, angular, dt);
         low = Math.min(low, box.position[1]);
         rebound = Math.max(rebound, box.position[1] - low);
         peak = Math.max(peak, box.position[1]);
@@ -206,7 +174,7 @@ function runCpu(scene: Scene, steps: number): Outcome {
         );
         box.setVelocity(start.v[0], start.v[1], start.v[2], start.w[0], start.w[1], start.w[2]);
         support += box.impulse[1];
-        hostBox(box, box.impulse, box.angularImpulse);
+        hostBox(box, box.impulse, box.angularImpulse, dt);
         low = Math.min(low, box.position[1]);
         rebound = Math.max(rebound, box.position[1] - low);
         peak = Math.max(peak, box.position[1]);
@@ -229,7 +197,15 @@ describeGpu("WebGPU same-step coupling: rigid bodies resting on soft bodies", (d
         ["jelly", jellyScene],
     ] as const) {
         for (const mass of [0.05, 0.5, 5]) {
-            test(`a ${mass} kg box dropped ${100 * DROP} cm onto the ${name} comes to rest on it on the GPU, where the CPU rests it`, async () => {
+            // The pinned cloth under a box ten times its mass is where the held contacts act (the tethers hold the
+            // touched particles, the pins take the load), on both backends. This coarse cloth (12.5 cm between
+            // particles under a 20 cm box) does not let the box rest there on either: hosted as here, the CPU's box
+            // creeps up by about 6 mm/s and lurches 3 to 4 cm down every few seconds (at steps 30, 276 and 396 of a
+            // 600-step run), the GPU's alike (at steps 30 and 126), so its rest is not asked; a heavy box's rest on
+            // a finer hammock is `gpuHeldContacts.test.ts`'s.
+            const held = name === "cloth" && mass > 0.5;
+            const outcome = held ? "is held up by it on the GPU, as on the CPU" : "comes to rest on it on the GPU, where the CPU rests it";
+            test(`a ${mass} kg box dropped ${100 * DROP} cm onto the ${name} ${outcome}`, async () => {
                 const steps = 180;
                 const cpuScene = scene(mass);
                 const start = cpuScene.box.position[1];
@@ -239,9 +215,6 @@ describeGpu("WebGPU same-step coupling: rigid bodies resting on soft bodies", (d
                 const thickness = gpuScene.body.thickness;
                 // How far the box sank into the soft body from touching it undeformed.
                 const deflection = (o: Outcome): number => gpuScene.top + thickness + EDGE / 2 - o.y;
-                // The pinned cloth under a box ten times its mass is where the CPU's held contacts act (the tethers hold
-                // the touched particles, the pins take the load), which the GPU lacks: it sinks further there.
-                const held = name === "cloth" && mass > 0.5;
                 console.log(
                     `${mass} kg box on the ${name} after ${steps} steps: y GPU ${gpu.y.toFixed(4)} / CPU ${cpu.y.toFixed(4)} m ` +
                         `(deflection ${deflection(gpu).toFixed(4)} / ${deflection(cpu).toFixed(4)}), drift over the last second ` +
@@ -253,7 +226,9 @@ describeGpu("WebGPU same-step coupling: rigid bodies resting on soft bodies", (d
                 expect(gpu.peak).toBeLessThanOrEqual(start);
                 // At rest: its mean velocity over the last second (its displacement over that time; a sinking or
                 // rising box drifts, a box rocking on a soft support does not) under 5 mm/s.
-                expect(gpu.drift).toBeLessThan(0.005);
+                if (!held) {
+                    expect(gpu.drift).toBeLessThan(0.005);
+                }
                 // The boxes up to 0.5 kg are still at the end too (speed under 5 mm/s); the 5 kg ones rock on the soft
                 // support (the CPU's as well: 6 and 21 mm/s), so their rest is the drift above.
                 if (mass <= 0.5) {
@@ -261,8 +236,8 @@ describeGpu("WebGPU same-step coupling: rigid bodies resting on soft bodies", (d
                 }
                 // Where the CPU rests it: both solve the same constraints under the same load; the coupling's order
                 // (Jacobi passes on the GPU, Gauss–Seidel contacts on the CPU) changes how far each pass converges,
-                // taken as a quarter of the deflection, plus the contact's thickness. Under the held load, no
-                // deeper than twice the CPU's deflection (not sunk).
+                // taken as a quarter of the deflection, plus the contact's thickness. Under the held load (above), no
+                // deeper than twice the CPU's deflection (held up, not sunk through).
                 if (held) {
                     expect(deflection(gpu)).toBeLessThan(2 * deflection(cpu));
                 } else {
