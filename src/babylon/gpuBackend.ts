@@ -277,17 +277,18 @@ export class GpuBackend {
 
     /**
      * GPU milliseconds of a recent step of every body on the GPU together (timestamp queries; see
-     * `GpuSoftBodySolver.gpuStepMs`), or NaN when none is measured.
+     * `GpuSoftBodySolver.gpuStepMs`): the bodies stepped alone, each its own figure, and those stepped in the contact
+     * group, the group's (`GpuContactGroup.gpuStepMs`); NaN when none is measured.
      */
     public get gpuStepMs(): number {
         let ms = NaN;
-        for (const gpu of this._bodies.values()) {
-            const body = gpu.solver.gpuStepMs;
-            if (Number.isFinite(body)) {
-                ms = Number.isFinite(ms) ? ms + body : body;
+        const grouped = this._group !== null && this._members.length > 0;
+        for (const [impostor, gpu] of this._bodies) {
+            if (!(grouped && this._members.includes(impostor))) {
+                ms = addMeasured(ms, gpu.solver.gpuStepMs);
             }
         }
-        return ms;
+        return grouped ? addMeasured(ms, this._group!.gpuStepMs) : ms;
     }
 
     /**
@@ -898,4 +899,12 @@ function countDown(holds: Map<SoftImpostor, number>): void {
             holds.set(impostor, steps - 1);
         }
     }
+}
+
+/** `sum + figure`, where NaN stands for no figure yet (a sum of none is NaN). */
+function addMeasured(sum: number, figure: number): number {
+    if (!Number.isFinite(figure)) {
+        return sum;
+    }
+    return Number.isFinite(sum) ? sum + figure : figure;
 }

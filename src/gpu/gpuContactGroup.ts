@@ -6,6 +6,7 @@ import type { GpuSoftBodySolver } from "./gpuSoftBodySolver.js";
 import { SCAN_SIZE } from "./particleContactShader.js";
 import { encodeParticleHashBuild } from "./particleHashBuild.js";
 import { WORKGROUP_SIZE } from "./predictShader.js";
+import { StepTimer } from "./stepTimer.js";
 
 /**
  * Soft bodies on the GPU that touch each other: steps several {@link GpuSoftBodySolver}s together, in one command
@@ -49,6 +50,8 @@ export class GpuContactGroup {
     private readonly _paramsData = new ArrayBuffer(32);
     private readonly _paramsFloats = new Float32Array(this._paramsData);
     private _disposed = false;
+    /** The timestamps of the group's step pass (see {@link gpuStepMs}). */
+    private readonly _timer: StepTimer;
 
     /**
      * @param solvers - the bodies, each in at most one group, on one device, with one world
@@ -63,6 +66,7 @@ export class GpuContactGroup {
         }
         const device = solvers[0].device;
         const world = solvers[0].world;
+        this._timer = new StepTimer(device);
         if (solvers.some((s) => s.device !== device || s.world !== world)) {
             throw new Error("the bodies of a contact group must share one device and one world");
         }
@@ -184,7 +188,7 @@ export class GpuContactGroup {
                 solver._beginStep(dt);
             }
             const encoder = this._device.createCommandEncoder({ label: "xpbd group step" });
-            const pass = encoder.beginComputePass({ label: "xpbd group step" });
+            const pass = encoder.beginComputePass({ label: "xpbd group step", timestampWrites: this._timer.timestampWrites });
             for (const solver of solvers) {
                 solver._encodeStart(pass);
             }
@@ -212,10 +216,14 @@ export class GpuContactGroup {
                 solver._encodeEnd(pass);
             }
             pass.end();
+            const timed = this._timer.encodeResolve(encoder);
             for (const solver of solvers) {
                 solver._encodeAfterPass(encoder);
             }
             this._device.queue.submit([encoder.finish()]);
+            if (timed) {
+                this._timer.read();
+            }
             for (const solver of solvers) {
                 solver._afterSubmit(false);
             }
@@ -226,12 +234,23 @@ export class GpuContactGroup {
         }
     }
 
+    /**
+     * GPU milliseconds of a recent step of the whole group (every body's dispatches and the contacts between them, in
+     * its one compute pass), from timestamp queries on a device with the `timestamp-query` feature, read back
+     * asynchronously as a solver's `gpuStepMs` is; NaN without the feature or before the first read. The bodies'
+     * own `gpuStepMs` keep the figure of their last step alone: a grouped step writes no timestamps of its own for each.
+     */
+    public get gpuStepMs(): number {
+        return this._timer.ms;
+    }
+
     /** Releases the group's buffers (not the bodies': their solvers own them). */
     public dispose(): void {
         if (this._disposed) {
             return;
         }
         this._disposed = true;
+        this._timer.dispose();
         for (const buffer of [
             this._params,
             this._records,

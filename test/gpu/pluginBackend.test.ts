@@ -17,7 +17,7 @@ import { ClothImpostor } from "../../src/babylon/clothImpostor";
 import { RopeImpostor } from "../../src/babylon/ropeImpostor";
 import { crossingEdges } from "../support/clothChecks";
 import { F32_ROUNDOFF, roundingsPerSubstep } from "./support/agreement";
-import { describeGpu } from "./support/gpuDevice";
+import { createTestDevice, describeGpu } from "./support/gpuDevice";
 
 const G = 9.81;
 
@@ -410,6 +410,38 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         expect(lowest - netLowest).toBeGreaterThan(contact / 2);
         expect(lowest - netLowest).toBeLessThan(3 * contact);
         expect(warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("WebGPU backend"))).toEqual([]);
+    }, 180_000);
+
+    test("impostors stepped together report the group's GPU time (timestamp queries) in xpbd.gpuStepMs", async () => {
+        const timed = await createTestDevice(["timestamp-query"]);
+        const h = await scene();
+        try {
+            const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: timed });
+            // The net and a free cloth 5 cm above it: within reach of each other from the start, stepped together.
+            const netMesh = CreateGround("net", { width: 1, height: 1, subdivisions: 8 }, h.scene);
+            netMesh.position.y = 1;
+            const net = new ClothImpostor(netMesh, { mass: 0.2, allowSleep: false, pins: [0, 8, 72, 80] }, xpbd);
+            const dropMesh = CreateGround("drop", { width: 0.6, height: 0.6, subdivisions: 8 }, h.scene);
+            dropMesh.position.y = 1.05;
+            const drop = new ClothImpostor(dropMesh, { mass: 0.1, allowSleep: false }, xpbd);
+            await xpbd.whenBackendReadyAsync();
+            for (let s = 0; s < 6; s++) {
+                h.step();
+            }
+            await xpbd.readGpuStateAsync();
+            for (let wait = 0; wait < 100 && Number.isNaN(xpbd.gpuStepMs); wait++) {
+                await new Promise((resolve) => setTimeout(resolve, 20));
+            }
+            console.log(`two impostors stepped together: xpbd.gpuStepMs ${xpbd.gpuStepMs.toFixed(3)} ms (SwiftShader: a CPU time)`);
+            expect([net.backend, drop.backend]).toEqual(["webgpu", "webgpu"]);
+            // Before, a grouped step wrote no timestamps and this read NaN.
+            expect(xpbd.gpuStepMs).toBeGreaterThan(0);
+        } finally {
+            // Before its device goes (not left to afterEach).
+            scenes.splice(scenes.indexOf(h), 1);
+            h.dispose();
+            timed.destroy();
+        }
     }, 180_000);
 
     test("an impostor within reach of one on the CPU (tearing) goes to the CPU before they touch, named, and back once apart", async () => {

@@ -3,6 +3,7 @@
  * it: these are CPU times there, so only their sanity is checked), NaN without it.
  */
 import { XpbdWorld } from "../../src/core/xpbdWorld";
+import { GpuContactGroup } from "../../src/gpu/gpuContactGroup";
 import { GpuSoftBodySolver } from "../../src/gpu/gpuSoftBodySolver";
 import { clothBody } from "../support/coreScenes";
 import { createTestDevice, describeGpu } from "./support/gpuDevice";
@@ -27,6 +28,36 @@ async function timedSteps(device: GPUDevice, steps: number): Promise<{ ms: numbe
     return { ms, wallMs };
 }
 
+/**
+ * Steps two 8² cloths, one 5 cm above the other, `steps` times together in a `GpuContactGroup` on `device`, waits for
+ * the GPU, and returns the group's figure, the bodies' own and the run's wall time (ms).
+ */
+async function timedGroupSteps(device: GPUDevice, steps: number): Promise<{ ms: number; bodies: number[]; wallMs: number }> {
+    const world = new XpbdWorld();
+    const solvers = await Promise.all(
+        [0, 0.05].map((y) => GpuSoftBodySolver.create(device, clothBody(8, { size: 0.5, plane: "xz", origin: [0, y, 0] }).body, world)),
+    );
+    const group = new GpuContactGroup(solvers);
+    try {
+        const wall = performance.now();
+        for (let s = 0; s < steps; s++) {
+            group.step(1 / 60);
+        }
+        await solvers[0].readPositions();
+        const wallMs = performance.now() - wall;
+        for (let wait = 0; wait < 100 && Number.isNaN(group.gpuStepMs); wait++) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        console.log(
+            `GPU step time of a group of two cloths from timestamps: ${group.gpuStepMs.toFixed(3)} ms (wall ${(wallMs / steps).toFixed(3)} ms per step, SwiftShader)`,
+        );
+        return { ms: group.gpuStepMs, bodies: solvers.map((solver) => solver.gpuStepMs), wallMs };
+    } finally {
+        group.dispose();
+        solvers.forEach((solver) => solver.dispose());
+    }
+}
+
 describeGpu("GPU step timer", (device) => {
     test("with timestamp-query: a positive GPU time per step, below the wall time of the whole run", async () => {
         const timed = await createTestDevice(["timestamp-query"]);
@@ -44,5 +75,22 @@ describeGpu("GPU step timer", (device) => {
     test("without the feature the figure is NaN and stepping works", async () => {
         expect(device().features.has("timestamp-query")).toBe(false);
         expect((await timedSteps(device(), 3)).ms).toBeNaN();
+    }, 120_000);
+
+    test("a contact group's step with timestamp-query: a positive GPU time for the group, below the wall time of the run", async () => {
+        const timed = await createTestDevice(["timestamp-query"]);
+        try {
+            const { ms, bodies, wallMs } = await timedGroupSteps(timed, 10);
+            expect(ms).toBeGreaterThan(0);
+            expect(ms).toBeLessThan(wallMs);
+            // The bodies, never stepped alone, have no figure of their own: the group's is the one.
+            expect(bodies.every((body) => Number.isNaN(body))).toBe(true);
+        } finally {
+            timed.destroy();
+        }
+    }, 120_000);
+
+    test("a contact group's figure is NaN without the feature", async () => {
+        expect((await timedGroupSteps(device(), 3)).ms).toBeNaN();
     }, 120_000);
 });
