@@ -7,42 +7,20 @@ import { Collider, ColliderMotion } from "../../src/core/collider";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
 import { TETHER_ANCHORS } from "../../src/core/tetherConstraints";
 import type { SoftBody } from "../../src/core/softBody";
-import { clothBody } from "../support/coreScenes";
+import { HAMMOCK_MASS, boxOnHammock, clearanceUnder, clothBody } from "../support/coreScenes";
 
 const G = 9.81;
-const CLOTH_MASS = 0.5;
-const HALF = 0.15;
 
-/** A 1.2 m, 0.5 kg cloth at y = 1 pinned by its four corners, and a 0.3 m box of `mass` placed 0.5 mm above it. */
+/** {@link boxOnHammock}'s scene with the cloth in the world. */
 function hammock(mass: number, tethers = true): { world: XpbdWorld; body: SoftBody; box: Collider } {
-    const { body } = clothBody(24, { size: 1.2, mass: CLOTH_MASS, plane: "xz", origin: [0, 1, 0], thickness: 0.01, tethers });
-    for (const p of [0, 24, 600, 624]) {
-        body.setPinWeight(p, 1);
-    }
-    const world = new XpbdWorld({ airDensity: 0 });
-    world.addBody(body);
-    const inertia = (mass * (2 * HALF) ** 2) / 6;
-    const box = new Collider([{ kind: "box", center: [0, 0, 0], halfExtents: [HALF, HALF, HALF] }], {
-        motion: ColliderMotion.Dynamic,
-        mass,
-        inertia: [inertia, inertia, inertia],
-    });
-    box.acceleration.set([0, -G, 0]);
-    // Slightly off centre, so that the support is not symmetric by construction.
-    box.setPose(0.02, 1 + 0.01 + HALF + 0.0005, -0.03, 0, 0, 0, 1);
-    world.addCollider(box);
-    return { world, body, box };
+    const scene = boxOnHammock(mass, { tethers });
+    scene.world.addBody(scene.body);
+    return scene;
 }
 
+/** {@link clearanceUnder} of the cloth under the box. */
 function lowestUnder(body: SoftBody, box: Collider): number {
-    const x = body.positions;
-    let top = -Infinity;
-    for (let p = 0; p < body.particleCount; p++) {
-        if (Math.abs(x[3 * p] - box.position[0]) < HALF && Math.abs(x[3 * p + 2] - box.position[2]) < HALF) {
-            top = Math.max(top, x[3 * p + 1]);
-        }
-    }
-    return box.position[1] - HALF - top;
+    return clearanceUnder(body.positions, 3, body.particleCount, box);
 }
 
 describe("held contacts", () => {
@@ -59,7 +37,7 @@ describe("held contacts", () => {
         }
         const speed = Math.hypot(box.linearVelocity[0], box.linearVelocity[1], box.linearVelocity[2]);
         const spin = Math.hypot(box.angularVelocity[0], box.angularVelocity[1], box.angularVelocity[2]);
-        const weight = (mass + CLOTH_MASS) * G;
+        const weight = (mass + HAMMOCK_MASS) * G;
         console.log(
             `${mass} kg: speed ${speed.toExponential(2)} m/s, spin ${spin.toExponential(2)} rad/s, pins ${pinForce.toFixed(2)} N ` +
                 `for ${weight.toFixed(2)} N, clearance ${(1000 * lowestUnder(body, box)).toFixed(2)} mm, max edge ratio ×${maxRatio.toFixed(4)}`,

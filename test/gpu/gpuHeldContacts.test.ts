@@ -2,55 +2,24 @@
  * Held contacts on the GPU (`heldContactsShader.ts`): a box many times heavier than a pinned hammock rests on it, the
  * tethers holding the touched particles and the pins taking the load, as on the CPU (`test/core/heldContacts.test.ts`).
  */
-import { Collider, ColliderMotion } from "../../src/core/collider";
+import type { Collider } from "../../src/core/collider";
 import { HELD_TOLERANCE } from "../../src/core/heldContacts";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
 import type { SoftBody } from "../../src/core/softBody";
 import { GpuSoftBodySolver } from "../../src/gpu/gpuSoftBodySolver";
-import { clothBody } from "../support/coreScenes";
+import { boxOnHammock, clearanceUnder } from "../support/coreScenes";
 import { describeGpu } from "./support/gpuDevice";
 import { hostBox } from "./support/hostedBox";
 
 const dt = 1 / 60;
 const G = 9.81;
-const CLOTH_MASS = 0.5;
-/** Half the box's edge (m). */
-const HALF = 0.15;
 /** Steps of a run (3 s), and the last ones over which the pins' force and the drift are measured (1 s). */
 const STEPS = 180;
 const WINDOW = 60;
 
-/**
- * The CPU test's hammock: a 1.2 m, 0.5 kg cloth (24² segments) at y = 1 pinned by its four corners, and a 0.3 m box
- * of `mass` placed 0.5 mm above it, slightly off centre.
- */
+/** The CPU test's scene ({@link boxOnHammock}), the cloth awake throughout. */
 function hammock(mass: number): { world: XpbdWorld; body: SoftBody; box: Collider } {
-    const { body } = clothBody(24, { size: 1.2, mass: CLOTH_MASS, plane: "xz", origin: [0, 1, 0], thickness: 0.01, allowSleep: false });
-    for (const p of [0, 24, 600, 624]) {
-        body.setPinWeight(p, 1);
-    }
-    const world = new XpbdWorld({ airDensity: 0 });
-    const inertia = (mass * (2 * HALF) ** 2) / 6;
-    const box = new Collider([{ kind: "box", center: [0, 0, 0], halfExtents: [HALF, HALF, HALF] }], {
-        motion: ColliderMotion.Dynamic,
-        mass,
-        inertia: [inertia, inertia, inertia],
-    });
-    box.acceleration.set([0, -G, 0]);
-    box.setPose(0.02, 1 + 0.01 + HALF + 0.0005, -0.03, 0, 0, 0, 1);
-    world.addCollider(box);
-    return { world, body, box };
-}
-
-/** How far the box's bottom is above the highest particle under it (m; negative: sunk into the cloth). */
-function clearance(x: ArrayLike<number>, stride: number, count: number, box: Collider): number {
-    let top = -Infinity;
-    for (let p = 0; p < count; p++) {
-        if (Math.abs(x[stride * p] - box.position[0]) < HALF && Math.abs(x[stride * p + 2] - box.position[2]) < HALF) {
-            top = Math.max(top, x[stride * p + 1]);
-        }
-    }
-    return box.position[1] - HALF - top;
+    return boxOnHammock(mass, { allowSleep: false });
 }
 
 /** What a run ends with. */
@@ -113,7 +82,7 @@ async function run(body: SoftBody, box: Collider, stepper: Stepper): Promise<Out
         drift: Math.hypot(...box.position.map((x, a) => x - windowStart[a])) / T,
         pins: (end.momentum - momentumStart) / T + free * G + support / T,
         freeWeight: free * G,
-        clearance: clearance(end.positions, 3, body.particleCount, box),
+        clearance: clearanceUnder(end.positions, 3, body.particleCount, box),
         maxEdgeRatio,
     };
 }

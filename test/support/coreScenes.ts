@@ -1,8 +1,10 @@
 import { createClothGrid } from "../../src/meshing/clothGrid";
 import { tetEdges } from "../../src/meshing/tetEdges";
 import { tetrahedralize } from "../../src/meshing/tetrahedralize";
+import { Collider, ColliderMotion } from "../../src/core/collider";
 import { SoftBody } from "../../src/core/softBody";
 import type { SoftBodyOptions } from "../../src/core/softBodyOptions";
+import { XpbdWorld } from "../../src/core/xpbdWorld";
 
 /** A square cloth of `segments`² quads, `size` metres wide, as a core body (particle i = grid vertex i). */
 export function clothBody(
@@ -60,4 +62,49 @@ export function minY(body: SoftBody): number {
         low = Math.min(low, body.positions[i]);
     }
     return low;
+}
+
+/** The cloth's mass (kg) in {@link boxOnHammock}. */
+export const HAMMOCK_MASS = 0.5;
+/** Half the edge (m) of the box in {@link boxOnHammock}. */
+export const HAMMOCK_BOX_HALF = 0.15;
+
+/**
+ * The held contacts' scene: a 1.2 m, {@link HAMMOCK_MASS} kg cloth (24² segments, 1 cm thick) at y = 1 pinned by its
+ * four corners, and a dynamic 0.3 m box of `mass` under gravity (9.81 m/s²) placed 0.5 mm above it, slightly off
+ * centre so that the support is not symmetric by construction. The world (no air) holds the box; the caller adds the
+ * cloth to it, or steps the cloth on the GPU.
+ */
+export function boxOnHammock(mass: number, clothOptions: SoftBodyOptions = {}): { world: XpbdWorld; body: SoftBody; box: Collider } {
+    const { body } = clothBody(24, { size: 1.2, mass: HAMMOCK_MASS, plane: "xz", origin: [0, 1, 0], thickness: 0.01, ...clothOptions });
+    for (const p of [0, 24, 600, 624]) {
+        body.setPinWeight(p, 1);
+    }
+    const world = new XpbdWorld({ airDensity: 0 });
+    const half = HAMMOCK_BOX_HALF;
+    const inertia = (mass * (2 * half) ** 2) / 6;
+    const box = new Collider([{ kind: "box", center: [0, 0, 0], halfExtents: [half, half, half] }], {
+        motion: ColliderMotion.Dynamic,
+        mass,
+        inertia: [inertia, inertia, inertia],
+    });
+    box.acceleration.set([0, -9.81, 0]);
+    box.setPose(0.02, 1 + 0.01 + half + 0.0005, -0.03, 0, 0, 0, 1);
+    world.addCollider(box);
+    return { world, body, box };
+}
+
+/**
+ * How far the bottom of {@link boxOnHammock}'s box is above the highest of the `count` particles in `x` (`stride`
+ * numbers apart) under it (m; negative: sunk into the cloth).
+ */
+export function clearanceUnder(x: ArrayLike<number>, stride: number, count: number, box: Collider): number {
+    const half = HAMMOCK_BOX_HALF;
+    let top = -Infinity;
+    for (let p = 0; p < count; p++) {
+        if (Math.abs(x[stride * p] - box.position[0]) < half && Math.abs(x[stride * p + 2] - box.position[2]) < half) {
+            top = Math.max(top, x[stride * p + 1]);
+        }
+    }
+    return box.position[1] - half - top;
 }
