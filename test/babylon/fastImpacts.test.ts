@@ -2,15 +2,14 @@
  * Fast things meet thin things, with real Havok (WASM, NullEngine) at the default quality (60 Hz, 5 substeps): a jelly
  * thrown at a 5 cm Havok wall stays before it, and a ball thrown at a hanging cloth is stopped by it.
  */
-import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { PhysicsMotionType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
+import { hangingCurtain } from "../support/hangingCurtain";
 import { createBody, createHavokScene, type HavokScene } from "../support/havokScene";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor";
-import { ClothImpostor } from "../../src/babylon/clothImpostor";
 
 /** The wall's near face (x) and thickness. */
 const NEAR = 0.4;
@@ -65,20 +64,7 @@ describe("fast impacts on thin things", () => {
 
     it.each([20, 40])("a 0.2 m ball thrown at %d m/s at a hanging cloth is stopped by it and leaves slower", (speed) => {
         const xpbd = new XpbdPlugin(h.scene);
-        // 1 m square, 20×20 cells, hung in the xy plane at z = 0 by its top edge.
-        const mesh = CreateGround("curtain", { width: 1, height: 1, subdivisions: 20, updatable: true }, h.scene);
-        mesh.rotation.x = -Math.PI / 2;
-        mesh.position.y = 1;
-        mesh.computeWorldMatrix(true);
-        const top = mesh.getVerticesData(VertexBuffer.PositionKind)!;
-        const pins: number[] = [];
-        for (let v = 0; v < top.length / 3; v++) {
-            // Local z = 0.5 is the top edge after the turn.
-            if (top[3 * v + 2] > 0.5 - 1e-6) {
-                pins.push(v);
-            }
-        }
-        const cloth = new ClothImpostor(mesh, { mass: 0.3, pins }, xpbd);
+        const cloth = hangingCurtain(h.scene, xpbd);
         const radius = 0.1;
         const ball = createBody(
             h.scene,

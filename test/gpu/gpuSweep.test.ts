@@ -3,8 +3,6 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { Logger } from "@babylonjs/core/Misc/logger";
 import { PhysicsMotionType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin";
-import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
-import { ClothImpostor } from "../../src/babylon/clothImpostor";
 import { HavokColliderSync } from "../../src/babylon/havokColliderSync";
 import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
@@ -14,6 +12,7 @@ import { SoftBody } from "../../src/core/softBody";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
 import { GpuSoftBodySolver } from "../../src/gpu/gpuSoftBodySolver";
 import { boxMesh, clothBody, tetBlock } from "../support/coreScenes";
+import { hangingCurtain } from "../support/hangingCurtain";
 import { createBody, createHavokScene, type HavokScene } from "../support/havokScene";
 import { F32_ROUNDOFF, compareSolvers, describeAgreement, expectAgreement, roundingsPerSubstep, type Scene } from "./support/agreement";
 import { describeGpu } from "./support/gpuDevice";
@@ -546,19 +545,7 @@ describeGpu("XpbdPlugin on the WebGPU backend: a fast Havok ball thrown at a han
             // The CPU's scene (`test/babylon/fastImpacts.test.ts`) on the GPU backend.
             h = await createHavokScene();
             const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
-            // 1 m square, 20×20 cells, hung in the xy plane at z = 0 by its top edge.
-            const mesh = CreateGround("curtain", { width: 1, height: 1, subdivisions: 20, updatable: true }, h.scene);
-            mesh.rotation.x = -Math.PI / 2;
-            mesh.position.y = 1;
-            mesh.computeWorldMatrix(true);
-            const top = mesh.getVerticesData(VertexBuffer.PositionKind)!;
-            const pins: number[] = [];
-            for (let v = 0; v < top.length / 3; v++) {
-                if (top[3 * v + 2] > 0.5 - 1e-6) {
-                    pins.push(v);
-                }
-            }
-            const cloth = new ClothImpostor(mesh, { mass: 0.3, pins }, xpbd);
+            const cloth = hangingCurtain(h.scene, xpbd);
             await xpbd.whenBackendReadyAsync();
             const ball = createBody(
                 h.scene,
