@@ -1,7 +1,7 @@
 import type { SoftBody } from "../core/index.js";
 import { ConstraintKernel, packParticles, packVectors, type ConstraintRecords } from "./bodyRecords.js";
 import type { SolverPipelines } from "./gpuPipelines.js";
-import { HELD_VEC4S } from "./heldContactsShader.js";
+import { HELD_VEC4S } from "./heldLayout.js";
 import { impulseBase } from "./multiplierLayout.js";
 import { DISPATCH_SIZE, PARAMS_SIZE } from "./substepParams.js";
 

@@ -10,9 +10,6 @@ import { TETHER_WGSL } from "./tetherHoldShader.js";
 /** Threads of the held solve's one workgroup. */
 const HELD_THREADS = 64;
 
-/** vec4s of the held solve's buffer per particle: three of contact state, one of the contact list. */
-export const HELD_VEC4S = 4;
-
 /**
  * The core's held solve (`HeldContacts`) on the GPU, one workgroup, at the start of each substep, after the dynamic
  * colliders' acceleration and before they move (dispatched just before the motion kernel's `Begin`, which applies
@@ -37,7 +34,7 @@ export const HELD_VEC4S = 4;
  * compound body can take both), and the collider's pose and velocities are f32.
  *
  * Layout (group 0): 0 Params (dynamic), 1 pos, 2 vel, 3 tethers, 4 colliders (read), 5 lambdas (the accumulators),
- * 6 held ({@link HELD_VEC4S} vec4s per particle: 0 normal and gap, 1 the anchor's velocity and the normal impulse, 2
+ * 6 held (`HELD_VEC4S` of `heldLayout.ts` vec4s per particle: 0 normal and gap, 1 the anchor's velocity and the normal impulse, 2
  * the friction impulse and μs (−1: not held); then from vec4 3n the list, a particle index per vec4's `x` (as f32, exact to 2²⁴)).
  */
 export const HELD_CONTACTS_WGSL = /* wgsl */ `

@@ -1,0 +1,6 @@
+/**
+ * vec4s of the held solve's buffer per particle (see `heldContactsShader.ts`): three of contact state, one of the
+ * contact list. Its own module: the buffers that hold it and the shader that reads it both import it, and the shader
+ * imports much of the rest.
+ */
+export const HELD_VEC4S = 4;
