@@ -76,6 +76,49 @@ interface Outcome {
 /** Steps at the end over which {@link Outcome.drift} is measured (1 s). */
 const WINDOW = 60;
 
+/** Gathers a run's {@link Outcome}, step by step. */
+class BoxTrack {
+    private _low = Infinity;
+    private _rebound = 0;
+    private _peak = -Infinity;
+    private _support = 0;
+    private readonly _windowStart = new Float64Array(3);
+
+    public constructor(
+        private readonly _box: Collider,
+        private readonly _steps: number,
+    ) {}
+
+    /** Before step `s`. */
+    public before(s: number): void {
+        if (s === this._steps - WINDOW) {
+            this._windowStart.set(this._box.position);
+        }
+    }
+
+    /** After a step that pushed the box up by `jy` (N·s), once the host moved it. */
+    public after(jy: number): void {
+        const y = this._box.position[1];
+        this._support += jy;
+        this._low = Math.min(this._low, y);
+        this._rebound = Math.max(this._rebound, y - this._low);
+        this._peak = Math.max(this._peak, y);
+    }
+
+    public outcome(): Outcome {
+        const box = this._box;
+        return {
+            y: box.position[1],
+            speed: Math.hypot(...box.linearVelocity),
+            rebound: this._rebound,
+            peak: this._peak,
+            support: this._support,
+            weight: box.mass * g * this._steps * dt,
+            drift: Math.hypot(...box.position.map((x, a) => x - this._windowStart[a])) / (WINDOW * dt),
+        };
+    }
+}
+
 /**
  * Runs `steps` steps on the GPU with the box hosted (its impulses applied before the next step); `grouped`: the body
  * steps in a `GpuContactGroup` with a small cloth far from it (the group's phases must move the box as the solver's
@@ -101,17 +144,11 @@ async function runGpu(device: GPUDevice, scene: Scene, steps: number, grouped = 
             solvers.forEach((each) => each.dispose());
         },
     };
-    let low = Infinity;
-    let rebound = 0;
-    let peak = -Infinity;
-    let support = 0;
-    const windowStart = new Float64Array(3);
+    const track = new BoxTrack(box, steps);
     const linear = new Float64Array(3);
     const angular = new Float64Array(3);
     for (let s = 0; s < steps; s++) {
-        if (s === steps - WINDOW) {
-            windowStart.set(box.position);
-        }
+        track.before(s);
         solver.step(dt);
         await solver.colliderImpulsesSettled();
         linear.fill(0);
@@ -123,23 +160,11 @@ async function runGpu(device: GPUDevice, scene: Scene, steps: number, grouped = 
             }
             expect(impulses.overflowed[0]).toBe(0);
         });
-        support += linear[1];
         hostBox(box, linear, angular, dt);
-        low = Math.min(low, box.position[1]);
-        rebound = Math.max(rebound, box.position[1] - low);
-        peak = Math.max(peak, box.position[1]);
+        track.after(linear[1]);
     }
     solver.dispose();
-    const drift = Math.hypot(...box.position.map((x, a) => x - windowStart[a])) / (WINDOW * dt);
-    return {
-        y: box.position[1],
-        speed: Math.hypot(...box.linearVelocity),
-        rebound,
-        peak,
-        support,
-        weight: box.mass * g * steps * dt,
-        drift,
-    };
+    return track.outcome();
 }
 
 /** The same on the CPU: the world steps the body and moves the box within the step; the host does the rest. */
@@ -148,15 +173,9 @@ function runCpu(scene: Scene, steps: number): Outcome {
     world.addBody(body);
     box.acceleration.set(world.gravity);
     const start = { position: new Float64Array(3), rotation: new Float64Array(4), v: new Float64Array(3), w: new Float64Array(3) };
-    let low = Infinity;
-    let rebound = 0;
-    let peak = -Infinity;
-    let support = 0;
-    const windowStart = new Float64Array(3);
+    const track = new BoxTrack(box, steps);
     for (let s = 0; s < steps; s++) {
-        if (s === steps - WINDOW) {
-            windowStart.set(box.position);
-        }
+        track.before(s);
         start.position.set(box.position);
         start.rotation.set(box.rotation);
         start.v.set(box.linearVelocity);
@@ -173,22 +192,10 @@ function runCpu(scene: Scene, steps: number): Outcome {
             start.rotation[3],
         );
         box.setVelocity(start.v[0], start.v[1], start.v[2], start.w[0], start.w[1], start.w[2]);
-        support += box.impulse[1];
         hostBox(box, box.impulse, box.angularImpulse, dt);
-        low = Math.min(low, box.position[1]);
-        rebound = Math.max(rebound, box.position[1] - low);
-        peak = Math.max(peak, box.position[1]);
+        track.after(box.impulse[1]);
     }
-    const drift = Math.hypot(...box.position.map((x, a) => x - windowStart[a])) / (WINDOW * dt);
-    return {
-        y: box.position[1],
-        speed: Math.hypot(...box.linearVelocity),
-        rebound,
-        peak,
-        support,
-        weight: box.mass * g * steps * dt,
-        drift,
-    };
+    return track.outcome();
 }
 
 describeGpu("WebGPU same-step coupling: rigid bodies resting on soft bodies", (device) => {

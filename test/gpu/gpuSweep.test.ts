@@ -469,149 +469,143 @@ describeGpu("WebGPU solver: a fast dynamic ball thrown at a hanging cloth", (dev
     }, 300_000);
 });
 
-describeGpu("XpbdPlugin on the WebGPU backend: a jelly thrown at a thin Havok wall", (device) => {
-    let h: HavokScene | null = null;
-    afterEach(() => {
-        h?.dispose();
-        h = null;
-        jest.restoreAllMocks();
-    });
+describeGpu(
+    "XpbdPlugin on the WebGPU backend: fast bodies against thin ones (a jelly at a Havok wall, a Havok ball at a cloth)",
+    (device) => {
+        let h: HavokScene | null = null;
+        afterEach(() => {
+            h?.dispose();
+            h = null;
+            jest.restoreAllMocks();
+        });
 
-    test.each([20, 40])(
-        "a 0.4 m jelly thrown at %d m/s at a 5 cm static Havok wall stays on the GPU, with no warning, before the wall",
-        async (speed) => {
-            // The CPU's scene (`test/babylon/fastImpacts.test.ts`) on the GPU backend.
-            h = await createHavokScene();
-            // After the scene: creating it replaces `Logger.Warn`.
-            const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
-            createBody(
-                h.scene,
-                { kind: "box", extents: [WALL, 2, 2] },
-                { motionType: PhysicsMotionType.STATIC, position: [NEAR + WALL / 2, 0.5, 0] },
-            );
-            const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
-            const mesh = CreateSphere("jelly", { diameter: 0.4, segments: 12 }, h.scene);
-            mesh.position.set(NEAR - 0.4, 0.5, 0);
-            const jelly = new SoftBodyImpostor(mesh, { mass: 2, resolution: 5 }, xpbd);
-            await xpbd.whenBackendReadyAsync();
-            jelly.setLinearVelocity(new Vector3(speed, 0, 0));
-            const x = jelly.body.positions;
-            let particles = -Infinity;
-            let render = -Infinity;
-            const point = new Vector3();
-            for (let f = 0; f < 30; f++) {
-                h.step();
-                await xpbd.readGpuStateAsync();
-                for (let i = 0; i < x.length; i += 3) {
-                    particles = Math.max(particles, x[i] - NEAR);
-                }
-                // The render mesh as drawn (from the read-backs, a step behind at most): through its world matrix.
-                const local = mesh.getVerticesData(VertexBuffer.PositionKind)!;
-                const world = mesh.getWorldMatrix();
-                for (let i = 0; i < local.length; i += 3) {
-                    Vector3.TransformCoordinatesFromFloatsToRef(local[i], local[i + 1], local[i + 2], world, point);
-                    render = Math.max(render, point.x - NEAR);
-                }
-            }
-            const velocity = jelly.getLinearVelocity().x;
-            console.log(
-                `plugin GPU jelly at ${speed} m/s: particles ${(particles * 1000).toFixed(2)} mm, render vertices ` +
-                    `${(render * 1000).toFixed(1)} mm past the near face; velocity ${velocity.toFixed(2)} m/s after 0.5 s`,
-            );
-            expect(jelly.backend).toBe("webgpu");
-            expect(warn).not.toHaveBeenCalled();
-            // As on the CPU: particles keep their thickness (1 cm) before the face, to 1 mm; render vertices (bound to
-            // the tets, which squash on impact) may reach into the wall by less than its thickness, never through it;
-            // it bounced.
-            expect(particles).toBeLessThan(-0.009);
-            expect(render).toBeLessThan(0.6 * WALL);
-            expect(velocity).toBeLessThan(0.05);
-        },
-        300_000,
-    );
-});
-
-describeGpu("XpbdPlugin on the WebGPU backend: a fast Havok ball thrown at a hanging cloth", (device) => {
-    let h: HavokScene | null = null;
-    afterEach(() => {
-        h?.dispose();
-        h = null;
-        jest.restoreAllMocks();
-    });
-
-    test.each([20, 40])(
-        "a 0.2 m, 0.5 kg Havok ball at %d m/s is caught by a GPU cloth and leaves slower",
-        async (speed) => {
-            // The CPU's scene (`test/babylon/fastImpacts.test.ts`) on the GPU backend.
-            h = await createHavokScene();
-            const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
-            const cloth = hangingCurtain(h.scene, xpbd);
-            await xpbd.whenBackendReadyAsync();
-            const ball = createBody(
-                h.scene,
-                { kind: "sphere", radius: BALL_RADIUS },
-                { motionType: PhysicsMotionType.DYNAMIC, position: [0, 1, -0.5], mass: BALL_MASS },
-            );
-            ball.body.setLinearVelocity(new Vector3(0, 0, speed));
-            // The impulses the GPU steps hand to Havok (the late-impulse path) on the ball, by the frame they arrive in.
-            const handed: { frame: number; linear: number }[] = [];
-            let frame = 0;
-            const original = HavokColliderSync.prototype.applyLateImpulse;
-            jest.spyOn(HavokColliderSync.prototype, "applyLateImpulse").mockImplementation(function (
-                this: HavokColliderSync,
-                target,
-                linear,
-                angular,
-                seconds,
-            ) {
-                if (target.userData === ball.body) {
-                    handed.push({ frame, linear: linear[2] });
-                }
-                original.call(this, target, linear, angular, seconds);
-            });
-            const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
-            const x = cloth.body.positions;
-            const backends: string[] = [];
-            const ahead: number[] = [];
-            const centres: number[] = [];
-            for (frame = 0; frame < 30; frame++) {
-                h.step();
-                await xpbd.readGpuStateAsync();
-                // Where the cloth ran this frame's step.
-                backends.push(cloth.backend);
-                const c = ball.node.position;
-                centres.push(c.z);
-                let nearest = Infinity;
-                for (let p = 0; p < x.length / 3; p++) {
-                    // The cloth straight in front of the ball: at its rim the cloth wraps round it, behind its centre.
-                    if (cloth.body.inverseMasses[p] !== 0 && Math.hypot(x[3 * p] - c.x, x[3 * p + 1] - c.y) < 0.5 * BALL_RADIUS) {
-                        nearest = Math.min(nearest, x[3 * p + 2] - c.z);
+        test.each([20, 40])(
+            "a 0.4 m jelly thrown at %d m/s at a 5 cm static Havok wall stays on the GPU, with no warning, before the wall",
+            async (speed) => {
+                // The CPU's scene (`test/babylon/fastImpacts.test.ts`) on the GPU backend.
+                h = await createHavokScene();
+                // After the scene: creating it replaces `Logger.Warn`.
+                const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
+                createBody(
+                    h.scene,
+                    { kind: "box", extents: [WALL, 2, 2] },
+                    { motionType: PhysicsMotionType.STATIC, position: [NEAR + WALL / 2, 0.5, 0] },
+                );
+                const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
+                const mesh = CreateSphere("jelly", { diameter: 0.4, segments: 12 }, h.scene);
+                mesh.position.set(NEAR - 0.4, 0.5, 0);
+                const jelly = new SoftBodyImpostor(mesh, { mass: 2, resolution: 5 }, xpbd);
+                await xpbd.whenBackendReadyAsync();
+                jelly.setLinearVelocity(new Vector3(speed, 0, 0));
+                const x = jelly.body.positions;
+                let particles = -Infinity;
+                let render = -Infinity;
+                const point = new Vector3();
+                for (let f = 0; f < 30; f++) {
+                    h.step();
+                    await xpbd.readGpuStateAsync();
+                    for (let i = 0; i < x.length; i += 3) {
+                        particles = Math.max(particles, x[i] - NEAR);
+                    }
+                    // The render mesh as drawn (from the read-backs, a step behind at most): through its world matrix.
+                    const local = mesh.getVerticesData(VertexBuffer.PositionKind)!;
+                    const world = mesh.getWorldMatrix();
+                    for (let i = 0; i < local.length; i += 3) {
+                        Vector3.TransformCoordinatesFromFloatsToRef(local[i], local[i + 1], local[i + 2], world, point);
+                        render = Math.max(render, point.x - NEAR);
                     }
                 }
-                ahead.push(nearest);
-            }
-            const velocity = ball.body.getLinearVelocity();
-            // The GPU step that met the ball took most of its momentum, handed to Havok in the next frame.
-            const caught = handed.find((j) => j.linear < -0.75 * BALL_MASS * speed);
-            const after = caught ? ahead.slice(caught.frame) : [];
-            console.log(
-                `plugin: ball at ${speed} m/s, the cloth on ${backends.slice(0, 4).join(", ")}… in frames 0–3; the GPU's impulse ` +
-                    `${caught?.linear.toFixed(3)} N·s (${caught ? ((-caught.linear / (BALL_MASS * speed)) * 100).toFixed(0) : "–"}% of the ` +
-                    `ball's momentum) handed on in frame ${caught?.frame}, Havok's ball at z ${centres.slice(0, 3).map((z) => z.toFixed(3))} ` +
-                    `m in frames 0–2; from then on its centre at least ${(Math.min(...after) * 1000).toFixed(1)} mm before the cloth in ` +
-                    `front of it; after 0.5 s at z ${ball.node.position.z.toFixed(3)} m, velocity (${velocity.x.toFixed(2)}, ` +
-                    `${velocity.y.toFixed(2)}, ${velocity.z.toFixed(2)}) m/s; warnings: ${warn.mock.calls.map((c) => String(c[0])).join(" | ")}`,
-            );
-            // The impact ran on the GPU, and its impulse came back through the late-impulse path.
-            expect(caught).toBeDefined();
-            expect(backends[caught!.frame - 1]).toBe("webgpu");
-            // Once it was handed on, the cloth was in front of the ball's centre at every frame: it never got through.
-            expect(Math.min(...after)).toBeGreaterThan(0);
-            // Thrown back, slower than it came, on the near side.
-            expect(velocity.z).toBeLessThan(0);
-            expect(velocity.length()).toBeLessThan(speed);
-            expect(ball.node.position.z).toBeLessThan(0);
-        },
-        300_000,
-    );
-});
+                const velocity = jelly.getLinearVelocity().x;
+                console.log(
+                    `plugin GPU jelly at ${speed} m/s: particles ${(particles * 1000).toFixed(2)} mm, render vertices ` +
+                        `${(render * 1000).toFixed(1)} mm past the near face; velocity ${velocity.toFixed(2)} m/s after 0.5 s`,
+                );
+                expect(jelly.backend).toBe("webgpu");
+                expect(warn).not.toHaveBeenCalled();
+                // As on the CPU: particles keep their thickness (1 cm) before the face, to 1 mm; render vertices (bound to
+                // the tets, which squash on impact) may reach into the wall by less than its thickness, never through it;
+                // it bounced.
+                expect(particles).toBeLessThan(-0.009);
+                expect(render).toBeLessThan(0.6 * WALL);
+                expect(velocity).toBeLessThan(0.05);
+            },
+            300_000,
+        );
+
+        test.each([20, 40])(
+            "a 0.2 m, 0.5 kg Havok ball at %d m/s is caught by a GPU cloth and leaves slower",
+            async (speed) => {
+                // The CPU's scene (`test/babylon/fastImpacts.test.ts`) on the GPU backend.
+                h = await createHavokScene();
+                const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
+                const cloth = hangingCurtain(h.scene, xpbd);
+                await xpbd.whenBackendReadyAsync();
+                const ball = createBody(
+                    h.scene,
+                    { kind: "sphere", radius: BALL_RADIUS },
+                    { motionType: PhysicsMotionType.DYNAMIC, position: [0, 1, -0.5], mass: BALL_MASS },
+                );
+                ball.body.setLinearVelocity(new Vector3(0, 0, speed));
+                // The impulses the GPU steps hand to Havok (the late-impulse path) on the ball, by the frame they arrive in.
+                const handed: { frame: number; linear: number }[] = [];
+                let frame = 0;
+                const original = HavokColliderSync.prototype.applyLateImpulse;
+                jest.spyOn(HavokColliderSync.prototype, "applyLateImpulse").mockImplementation(function (
+                    this: HavokColliderSync,
+                    target,
+                    linear,
+                    angular,
+                    seconds,
+                ) {
+                    if (target.userData === ball.body) {
+                        handed.push({ frame, linear: linear[2] });
+                    }
+                    original.call(this, target, linear, angular, seconds);
+                });
+                const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
+                const x = cloth.body.positions;
+                const backends: string[] = [];
+                const ahead: number[] = [];
+                const centres: number[] = [];
+                for (frame = 0; frame < 30; frame++) {
+                    h.step();
+                    await xpbd.readGpuStateAsync();
+                    // Where the cloth ran this frame's step.
+                    backends.push(cloth.backend);
+                    const c = ball.node.position;
+                    centres.push(c.z);
+                    let nearest = Infinity;
+                    for (let p = 0; p < x.length / 3; p++) {
+                        // The cloth straight in front of the ball: at its rim the cloth wraps round it, behind its centre.
+                        if (cloth.body.inverseMasses[p] !== 0 && Math.hypot(x[3 * p] - c.x, x[3 * p + 1] - c.y) < 0.5 * BALL_RADIUS) {
+                            nearest = Math.min(nearest, x[3 * p + 2] - c.z);
+                        }
+                    }
+                    ahead.push(nearest);
+                }
+                const velocity = ball.body.getLinearVelocity();
+                // The GPU step that met the ball took most of its momentum, handed to Havok in the next frame.
+                const caught = handed.find((j) => j.linear < -0.75 * BALL_MASS * speed);
+                const after = caught ? ahead.slice(caught.frame) : [];
+                console.log(
+                    `plugin: ball at ${speed} m/s, the cloth on ${backends.slice(0, 4).join(", ")}… in frames 0–3; the GPU's impulse ` +
+                        `${caught?.linear.toFixed(3)} N·s (${caught ? ((-caught.linear / (BALL_MASS * speed)) * 100).toFixed(0) : "–"}% of the ` +
+                        `ball's momentum) handed on in frame ${caught?.frame}, Havok's ball at z ${centres.slice(0, 3).map((z) => z.toFixed(3))} ` +
+                        `m in frames 0–2; from then on its centre at least ${(Math.min(...after) * 1000).toFixed(1)} mm before the cloth in ` +
+                        `front of it; after 0.5 s at z ${ball.node.position.z.toFixed(3)} m, velocity (${velocity.x.toFixed(2)}, ` +
+                        `${velocity.y.toFixed(2)}, ${velocity.z.toFixed(2)}) m/s; warnings: ${warn.mock.calls.map((c) => String(c[0])).join(" | ")}`,
+                );
+                // The impact ran on the GPU, and its impulse came back through the late-impulse path.
+                expect(caught).toBeDefined();
+                expect(backends[caught!.frame - 1]).toBe("webgpu");
+                // Once it was handed on, the cloth was in front of the ball's centre at every frame: it never got through.
+                expect(Math.min(...after)).toBeGreaterThan(0);
+                // Thrown back, slower than it came, on the near side.
+                expect(velocity.z).toBeLessThan(0);
+                expect(velocity.length()).toBeLessThan(speed);
+                expect(ball.node.position.z).toBeLessThan(0);
+            },
+            300_000,
+        );
+    },
+);
