@@ -1,6 +1,7 @@
 /** Particles attached to colliders (`SoftBody.attachments`) on the WebGPU solver, against the CPU's `ColliderAttachments`. */
 import { Collider, ColliderMotion } from "../../src/core/collider";
 import type { SoftBody } from "../../src/core/softBody";
+import { HELD_TOLERANCE } from "../../src/core/heldContacts";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
 import { GpuSoftBodySolver } from "../../src/gpu/gpuSoftBodySolver";
 import { chain, clothBody, cube } from "../support/coreScenes";
@@ -204,6 +205,30 @@ function hangingBox(offset: number, v: number[]): Rig {
     return { world, body, box, tied: LINKS - 1 };
 }
 
+/** The cloth's mass (kg) in {@link clothHoldingBox}. */
+const CLOTH_MASS = 0.1;
+
+/**
+ * A box hanging from a cloth by several attachments: the 0.6 m, 8² cloth of the tests above, 0.1 kg, pinned along its
+ * top edge, the three middle particles of its bottom edge tied to the top face of the 1 kg box (10 substeps).
+ */
+function clothHoldingBox(): Rig {
+    const world = new XpbdWorld({ airDensity: 0, substeps: 10 });
+    const body = clothBody(SEGMENTS, { size: SIZE, plane: "xy", origin: [0, 1, 0], mass: CLOTH_MASS, allowSleep: false }).body;
+    for (let c = 0; c < COLUMNS; c++) {
+        body.setPinWeight(c, 1);
+    }
+    const bottom = 1 - SIZE / 2;
+    const box = cube(BOX_MASS, [0, bottom - 0.05, 0]);
+    box.acceleration[1] = -G;
+    world.addCollider(box);
+    const middle = SEGMENTS * COLUMNS + SEGMENTS / 2;
+    for (const p of [middle - 1, middle, middle + 1]) {
+        body.attachments.attach(p, box, body.positions[3 * p], 0.05, 0);
+    }
+    return { world, body, box, tied: middle };
+}
+
 /** The rope's mass (kg) in {@link towedBox}. */
 const TOW_MASS = 0.3;
 
@@ -236,6 +261,8 @@ interface Run {
     impulses: number[];
     /** The pins' vertical force over the last {@link WINDOW} steps (N), by momentum balance. */
     pins: number;
+    /** The free particles' mass (kg). */
+    free: number;
     /** The free particles' momentum at the end (kg·m/s, xyz). */
     momentum: number[];
     /** The tied particle's distance to its anchor at the end (m). */
@@ -327,6 +354,7 @@ async function hostedRun(device: GPUDevice | null, steps: number, rig: () => Rig
             box: [...box.position, ...box.rotation, ...box.linearVelocity, ...box.angularVelocity],
             impulses,
             pins: (momentum(v, 1) - start) / T - free * world.gravity[1] + support / T,
+            free,
             momentum: [0, 1, 2].map((axis) => momentum(v, axis)),
             gap: Math.hypot(x[i] - anchor[0], x[i + 1] - anchor[1], x[i + 2] - anchor[2]),
         };
@@ -367,6 +395,25 @@ describeGpu("collider attachments to dynamic colliders on the WebGPU solver", (d
         expect(gpu.gap).toBeLessThan(1e-5);
         // At rest the two agree to f32 rounding of the 2 m coordinates, not the free-running bound (nothing moves).
         expect(difference).toBeLessThan(1e-5);
+    }, 300_000);
+
+    test("a box hanging from a pinned cloth by three attachments rests as on the CPU: its pins carry both weights (± 2%)", async () => {
+        const steps = 180;
+        const gpu = await hostedRun(device(), steps, clothHoldingBox);
+        const cpu = await hostedRun(null, steps, clothHoldingBox);
+        const weight = (BOX_MASS + gpu.free) * G;
+        const difference = largestDifference(gpu, cpu);
+        console.log(
+            `box hanging from a pinned cloth by 3 particles after ${steps} steps, GPU / CPU: y ${gpu.box[1].toFixed(6)} / ${cpu.box[1].toFixed(6)} m, ` +
+                `pins ${gpu.pins.toFixed(4)} / ${cpu.pins.toFixed(4)} N for ${weight.toFixed(4)} N, the middle particle ${gpu.gap.toExponential(2)} m ` +
+                `from its anchor; GPU within ${difference.toExponential(2)} m of the CPU`,
+        );
+        expect(Math.abs(gpu.pins / weight - 1)).toBeLessThan(0.02);
+        expect(Math.abs(cpu.pins / weight - 1)).toBeLessThan(0.02);
+        expect(gpu.gap).toBeLessThan(1e-5);
+        // The three push the box together in a pass (Jacobi, with the mass split) where the CPU moves it between
+        // them, so the two agree at rest to the tolerance that makes a tether taut (0.1 thickness), not to rounding.
+        expect(difference).toBeLessThan(HELD_TOLERANCE * clothHoldingBox().body.thickness);
     }, 300_000);
 
     test("a box tied off its centre, swinging and spinning on the chain, moves as on the CPU, and two GPU runs give the same bits", async () => {
