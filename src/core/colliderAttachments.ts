@@ -296,7 +296,7 @@ export class ColliderAttachments {
     }
 }
 
-/** Rounds of the attachments' held solve per substep. */
-const HELD_ROUNDS = 4;
-/** Largest speed (m/s) at which the held solve pulls a collider back to its tethers' reach. */
-const HELD_PULL_SPEED = 0.1;
+/** Rounds of the attachments' held solve per substep (the WebGPU solver's too). */
+export const HELD_ROUNDS = 4;
+/** Largest speed (m/s) at which the held solve pulls a collider back to its tethers' reach (the WebGPU solver's too). */
+export const HELD_PULL_SPEED = 0.1;

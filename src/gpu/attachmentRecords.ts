@@ -10,7 +10,8 @@ export const ATTACHMENT_VEC4S = 2;
  * particle index; `info.w` of the particle is its record's index), the anchor in its collider's frame with the
  * collider's first shape slot (whose pose records give the frame at each substep), then the anchor in the world at
  * the collider's pose when the step starts (where the step's `Carry` pass puts the particle, as the core's
- * `ColliderAttachments.carry`). Written every step the body has attachments (32 bytes each); the list of attached
+ * `ColliderAttachments.carry`) with the particle's index (as f32, exact to 2²⁴: the held solve walks the records, see
+ * `heldContactsShader.ts`). Written every step the body has attachments (32 bytes each); the list of attached
  * particles is compared every step to the one the particle info was packed with ({@link changed}).
  */
 export class AttachmentRecords {
@@ -73,7 +74,7 @@ export class AttachmentRecords {
             data[o + 4] = origin[0] + m[0] * ax + m[1] * ay + m[2] * az;
             data[o + 5] = origin[1] + m[3] * ax + m[4] * ay + m[5] * az;
             data[o + 6] = origin[2] + m[6] * ax + m[7] * ay + m[8] * az;
-            data[o + 7] = 0;
+            data[o + 7] = p;
         }
     }
 }

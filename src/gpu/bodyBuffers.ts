@@ -187,7 +187,7 @@ export class BodyBuffers {
                 this.lambdas,
             ]),
             motion: group(layouts.motion, [p, d, colliders, this.lambdas]),
-            held: group(layouts.held, [p, this.positions, this.velocities, this.tethers, colliders, this.lambdas, this.held]),
+            held: group(layouts.held, [p, this.positions, this.velocities, this.tethers, colliders, this.lambdas, this.held, this.info]),
             aerodynamics: group(layouts.aerodynamics, [
                 p,
                 this.positions,

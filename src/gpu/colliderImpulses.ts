@@ -4,8 +4,9 @@ import { COPY_DST, MAP_READ, createBuffer } from "./bodyBuffers.js";
 /**
  * Words of one dynamic collider's accumulator: linear impulse (3), angular impulse about the centre of mass (3), the
  * sum of every contribution's largest component (u32, for the overflow test), the overflow flag, the number of
- * contact projections (for the motion kernel's mass split: `colliderMotionShader.ts`) and three words of padding
- * (accumulators start 16-byte aligned).
+ * contact projections (for the motion kernel's mass split: `colliderMotionShader.ts`) and the collider attachments'
+ * share of the angular impulse (3, already in the angular words: the motion kernel turns the collider by it within
+ * the substep, as the core's `Collider._turn`). Accumulators start 16-byte aligned.
  */
 export const ACCUMULATOR_WORDS = 12;
 
@@ -61,6 +62,15 @@ fn accumulateImpulse(word: u32, linear: vec3<f32>, angular: vec3<f32>) {
 
 fn countContact(word: u32) {
     atomicAdd(&lambdas[word + 8u], 1);
+}
+
+// A collider attachment's angular impulse, already added by accumulateImpulse (same value, same rounding), again in
+// the turn words.
+fn accumulateTurn(word: u32, angular: vec3<f32>) {
+    let a = fixedPoint(angular);
+    atomicAdd(&lambdas[word + 9u], a.x);
+    atomicAdd(&lambdas[word + 10u], a.y);
+    atomicAdd(&lambdas[word + 11u], a.z);
 }
 `;
 

@@ -12,7 +12,8 @@ import { ACCUMULATOR_WORDS } from "./colliderImpulses.js";
  *   rotation; 8: the load axis, the angular fixed-point scale;
  * - 9: the accumulator's linear words and contact count already applied (i32 bits); 10: its angular words already
  *   applied (i32 bits), and the contacts of the last projection (f32, at least 1: the mass split, below);
- * - 11–13: the world inverse inertia's rows.
+ * - 11–13: the world inverse inertia's rows, and in their `w` the accumulator's turn words already applied (i32 bits:
+ *   the collider attachments' angular impulse, see `colliderImpulses.ts`).
  */
 export const MOTION_VEC4S = 14;
 

@@ -34,7 +34,8 @@ fn rotationRows(q: vec4<f32>) -> mat3x3<f32> {
  *   difference is exact and does not depend on thread order) changes the velocities, Δv = J/M (the load's share
  *   taken off along its axis) and Δω = I⁻¹L, and after contacts the centre of mass moves by Δv·h, so the next pass
  *   sees the body where its contacts pushed it (a bounce, between substeps on the CPU, changes the velocity only; in
- *   the last pass, whose dispatch bounces as well, both move it);
+ *   the last pass, whose dispatch bounces as well, both move it), and the collider attachments' share of the angular
+ *   impulse (the accumulator's turn words) turns it about its centre of mass by h·I⁻¹L, as the core's `_turn`;
  * - every mode then writes the substep's pose records of the collider's shapes (origin, rotation, centre of mass,
  *   velocities; their `w` words, written by the host, stay).
  *
@@ -51,6 +52,24 @@ ${PARAMS_WGSL}
 @group(0) @binding(3) var<storage, read_write> lambdas: array<atomic<i32>>;
 
 ${ROTATION_ROWS_WGSL}
+// q turned by the half rotation vector half, q += (half, 0) ⊗ q, normalised (the core's Collider._rotate).
+fn turned(q: vec4<f32>, half: vec3<f32>) -> vec4<f32> {
+    return normalize(vec4<f32>(
+        q.x + half.x * q.w + half.y * q.z - half.z * q.y,
+        q.y + half.y * q.w + half.z * q.x - half.x * q.z,
+        q.z + half.z * q.w + half.x * q.y - half.y * q.x,
+        q.w - half.x * q.x - half.y * q.y - half.z * q.z,
+    ));
+}
+
+// The world inverse inertia of the collider whose motion record starts at r, at rotation q: C diag(1/I) Cᵀ with
+// C = world rotation × principal axes (the core's _updateInverseInertia).
+fn worldInverseInertia(r: u32, q: vec4<f32>) -> mat3x3<f32> {
+    let c = transpose(rotationRows(q)) * transpose(rotationRows(colliders[r + 7u]));
+    let d = colliders[r + 6u].xyz;
+    return c * mat3x3<f32>(vec3<f32>(d.x, 0.0, 0.0), vec3<f32>(0.0, d.y, 0.0), vec3<f32>(0.0, 0.0, d.z)) * transpose(c);
+}
+
 fn keepW(index: u32, xyz: vec3<f32>) {
     colliders[index] = vec4<f32>(xyz, colliders[index].w);
 }
@@ -77,6 +96,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let linear = vec3<i32>(atomicLoad(&lambdas[word]), atomicLoad(&lambdas[word + 1u]), atomicLoad(&lambdas[word + 2u]));
     let angular = vec3<i32>(atomicLoad(&lambdas[word + 3u]), atomicLoad(&lambdas[word + 4u]), atomicLoad(&lambdas[word + 5u]));
     let contacts = atomicLoad(&lambdas[word + 8u]);
+    let turn = vec3<i32>(atomicLoad(&lambdas[word + 9u]), atomicLoad(&lambdas[word + 10u]), atomicLoad(&lambdas[word + 11u]));
+    let seenTurn = bitcast<vec3<i32>>(vec3<f32>(colliders[r + 11u].w, colliders[r + 12u].w, colliders[r + 13u].w));
     let seenLinear = bitcast<vec4<i32>>(colliders[r + 9u]);
     let seenAngular = bitcast<vec3<i32>>(colliders[r + 10u].xyz);
     // Two's-complement differences: exact even where a sum wrapped.
@@ -91,21 +112,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         v = v + colliders[r + 4u].xyz * P.h + dv;
         omega = omega + l * inertia;
         com = com + v * P.h;
-        let half = 0.5 * P.h * omega;
-        q = normalize(vec4<f32>(
-            q.x + half.x * q.w + half.y * q.z - half.z * q.y,
-            q.y + half.y * q.w + half.z * q.x - half.x * q.z,
-            q.z + half.z * q.w + half.x * q.y - half.y * q.x,
-            q.w - half.x * q.x - half.y * q.y - half.z * q.z,
-        ));
-        // I⁻¹ = C diag(1/I) Cᵀ, C = world rotation × principal axes (the core's _updateInverseInertia).
-        let c = transpose(rotationRows(q)) * transpose(rotationRows(colliders[r + 7u]));
-        let d = colliders[r + 6u].xyz;
-        inertia = c * mat3x3<f32>(vec3<f32>(d.x, 0.0, 0.0), vec3<f32>(0.0, d.y, 0.0), vec3<f32>(0.0, 0.0, d.z)) * transpose(c);
+        q = turned(q, 0.5 * P.h * omega);
+        inertia = worldInverseInertia(r, q);
         colliders[r + 1u] = q;
-        colliders[r + 11u] = vec4<f32>(inertia[0], 0.0);
-        colliders[r + 12u] = vec4<f32>(inertia[1], 0.0);
-        colliders[r + 13u] = vec4<f32>(inertia[2], 0.0);
     } else {
         v = v + dv;
         // The inverse inertia's rows dotted with L (symmetric).
@@ -113,10 +122,22 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         if ((mode & ${PassMode.Tail | PassMode.Settle}u) != 0u) {
             com = com + dv * P.h;
             split = max(f32(contacts - seenLinear.w), 1.0);
+            // The attachments' angular impulse turns the body at once (the core's Collider._turn after each
+            // attachment's push): the next pass must see it turned, or it would push the same correction into the
+            // angular velocity again. The contacts' share only spins it, as the core's.
+            let attached = vec3<f32>(turn - seenTurn) / colliders[r + 8u].w;
+            if (any(attached != vec3<f32>(0.0))) {
+                q = turned(q, 0.5 * P.h * (attached * inertia));
+                inertia = worldInverseInertia(r, q);
+                colliders[r + 1u] = q;
+            }
         }
     }
     colliders[r + 9u] = bitcast<vec4<f32>>(vec4<i32>(linear, contacts));
     colliders[r + 10u] = vec4<f32>(bitcast<vec3<f32>>(angular), split);
+    colliders[r + 11u] = vec4<f32>(inertia[0], bitcast<f32>(turn.x));
+    colliders[r + 12u] = vec4<f32>(inertia[1], bitcast<f32>(turn.y));
+    colliders[r + 13u] = vec4<f32>(inertia[2], bitcast<f32>(turn.z));
     colliders[r] = vec4<f32>(com, invMass);
     colliders[r + 2u] = vec4<f32>(v, loadShare);
     colliders[r + 3u] = vec4<f32>(omega, colliders[r + 3u].w);

@@ -244,21 +244,14 @@ function shapeBlock(shape: ColliderShape): Float32Array {
 /**
  * The first feature of `body` that the WebGPU solver does not have yet, named for a message, or null when the GPU
  * can simulate it (with colliders of every shape and motion, bouncing or not, gas pressure, self-collision, and
- * particles attached to static and kinematic colliders). Missing today: attachments to dynamic colliders (ropes tied to
- * bodies that move under their forces, whose held solve moves the body within the step), level of detail, and
- * constraint kinds without a kernel (none of the core's today). Dynamic colliders are coupled within the step, with
+ * particles attached to colliders of every motion). Missing today: level of detail, and constraint kinds without a
+ * kernel (none of the core's today). Dynamic colliders are coupled within the step, with
  * the core's held contacts (see docs/webgpu.md); each body moves its own copy of one, so the caller decides where
  * that is not good enough (the plugin moves two soft bodies that one dynamic body rests on to the CPU). What the GPU does
  * differently without changing the motion (figures reduced on demand, sleep left to the host, no contact figures,
  * no events) is not a missing feature: see docs/webgpu.md.
  */
 export function unsupportedGpuFeature(body: SoftBody): string | null {
-    const attachments = body.attachments;
-    for (let k = 0; k < attachments.count; k++) {
-        if (attachments.colliders[attachments.particles[k]]!.motion === ColliderMotion.Dynamic) {
-            return "collider attachments to dynamic bodies";
-        }
-    }
     if (body.substeps > 0 || body.holdAsleep) {
         return "level of detail (SoftBody.substeps, holdAsleep)";
     }

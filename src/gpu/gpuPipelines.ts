@@ -47,7 +47,16 @@ const LAYOUTS = {
         "storage",
     ],
     motion: ["uniform", "uniform", "storage", "storage"],
-    held: ["uniform", "read-only-storage", "read-only-storage", "read-only-storage", "read-only-storage", "storage", "storage"],
+    held: [
+        "uniform",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "read-only-storage",
+        "storage",
+        "storage",
+        "read-only-storage",
+    ],
     aerodynamics: [
         "uniform",
         "read-only-storage",

@@ -39,21 +39,21 @@ import { ValidState } from "./validState.js";
  * itself must not be in the world, or the world would step it too. The body's CPU arrays are the starting state and
  * are not updated by the GPU steps, except the pin targets' bookkeeping.
  *
- * Dynamic colliders are coupled within the step, as on the CPU: the impulses the body puts on them (contacts and
- * bounces) are summed on the GPU (deterministic fixed-point atomics), and after every particle pass a small kernel
+ * Dynamic colliders are coupled within the step, as on the CPU: the impulses the body puts on them (contacts,
+ * bounces and the collider attachments to them) are summed on the GPU (deterministic fixed-point atomics), and after every particle pass a small kernel
  * moves each one by what that pass added (`colliderMotionShader.ts`), so the next pass sees it moved; at each
  * substep's start the held solve stops one pressing on particles that their taut tethers hold (`heldContactsShader.ts`:
- * the pins take the load, so a light cloth holds a heavy body); the step's sums
+ * the pins take the load, so a light cloth holds a heavy body, and a rope tied to one holds it through its
+ * tethers); the step's sums
  * are read back asynchronously for the host to apply ({@link consumeColliderImpulses}), which must give the body
  * what the GPU gave it before the next step (the host's acceleration, the impulse). The body's figures (kinetic energy, the
  * fastest free particle, edge ratios, volume, the per-particle residuals) are reduced on the GPU when asked
  * ({@link readFigures}); the host decides sleep from them ({@link stopMotion}) and raises the events; a read that
- * finds a non-finite state restores the last valid one. Particles attached to static and kinematic colliders follow
- * them as on the CPU. Self-collision (`SoftBody.selfCollision`) runs as its own pass (`selfCollisionPass.ts`: a hash
+ * finds a non-finite state restores the last valid one. Particles attached to colliders follow them as on the CPU
+ * (a dynamic one sharing the correction). Self-collision (`SoftBody.selfCollision`) runs as its own pass (`selfCollisionPass.ts`: a hash
  * rebuilt every substep, contacts after every solver pass). Bodies that touch each other step together in a
  * `GpuContactGroup`, which encodes their steps phase by phase with the contacts between them. Not yet on the GPU
- * (see docs/webgpu.md): attachments to dynamic colliders and the rest that {@link unsupportedGpuFeature} names
- * (construction refuses them).
+ * (see docs/webgpu.md): what {@link unsupportedGpuFeature} names (construction refuses it).
  */
 export class GpuSoftBodySolver {
     /** Steps taken. */

@@ -1,4 +1,6 @@
+import { HELD_PULL_SPEED, HELD_ROUNDS } from "../core/colliderAttachments.js";
 import { HELD_ITERATIONS, HELD_PUSH_OUT_SPEED, HELD_SLOP } from "../core/heldContacts.js";
+import { ATTACHMENT_VEC4S } from "./attachmentRecords.js";
 import { IMPULSE_WGSL } from "./colliderImpulses.js";
 import { MOTION_VEC4S } from "./colliderMotionRecords.js";
 import { ROTATION_ROWS_WGSL } from "./colliderMotionShader.js";
@@ -25,17 +27,26 @@ const HELD_THREADS = 64;
  *    normal impulse accumulated and clamped at 0 so that the gap closes within the step (a penetration opens at no
  *    more than `HELD_PUSH_OUT_SPEED`), then its Coulomb friction within μs times it, on the collider's own velocity
  *    (after the acceleration), its inverse inertia the last substep's; the particles do not move;
- * 4. the same thread adds the sum of the impulses (and their moments about the centre of mass) to the collider's
- *    accumulator, in fixed point, once.
+ * 4. the same thread runs the held solve of the collider attachments to it (the core's
+ *    `ColliderAttachments.solveHeld`, after the contacts' as there): `HELD_ROUNDS` rounds over the attachment records
+ *    in order, each anchor pulled towards the pins of its particle's tethers at velocity level, accumulated per tether
+ *    and clamped at 0 (pulling only), a tether's slack closed within the step and a stretch taken back at no more
+ *    than `HELD_PULL_SPEED`;
+ * 5. it adds the sum of the impulses (and their moments about the centre of mass) to the collider's accumulator, in
+ *    fixed point, once.
  *
  * The order is fixed (particles by index, colliders by accumulator) and nothing is summed by atomics in a varying
  * order: two runs give the same bits. Differences from the core: a particle takes at most one held contact per
  * collider (its first shape that qualifies; the core takes one per candidate, so a particle against two shapes of a
  * compound body can take both), and the collider's pose and velocities are f32.
  *
+ * A particle attached to the collider is not one of its held contacts (the core's broad phase leaves the pair out).
+ *
  * Layout (group 0): 0 Params (dynamic), 1 pos, 2 vel, 3 tethers, 4 colliders (read), 5 lambdas (the accumulators),
  * 6 held (`HELD_VEC4S` of `heldLayout.ts` vec4s per particle: 0 normal and gap, 1 the anchor's velocity and the normal impulse, 2
- * the friction impulse and μs (−1: not held); then from vec4 3n the list, a particle index per vec4's `x` (as f32, exact to 2²⁴)).
+ * the friction impulse and μs (−1: not held); then from vec4 3n the list, a particle index per vec4's `x` (as f32, exact to 2²⁴);
+ * then from vec4 4n one per attachment record, the impulse accumulated on each tether rank), 7 info (the particles'
+ * attachment records: `w`).
  */
 export const HELD_CONTACTS_WGSL = /* wgsl */ `
 ${PARAMS_WGSL}
@@ -46,6 +57,7 @@ ${PARAMS_WGSL}
 @group(0) @binding(4) var<storage, read> colliders: array<vec4<f32>>;
 @group(0) @binding(5) var<storage, read_write> lambdas: array<atomic<i32>>;
 @group(0) @binding(6) var<storage, read_write> held: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read> info: array<vec4<i32>>;
 ${TETHER_WGSL}
 ${SHAPES_WGSL}
 ${IMPULSE_WGSL}
@@ -77,6 +89,10 @@ fn findHeld(k: u32, b: Body) -> bool {
     let x = p.xyz;
     let first = u32(colliders[b.record + 3u].w);
     let last = first + u32(colliders[b.record + 4u].w);
+    let attachment = info[k].w;
+    if (attachment >= 0 && u32(colliders[P.attachmentBase + ${ATTACHMENT_VEC4S}u * u32(attachment)].w) == first) {
+        return false;
+    }
     for (var s = first; s < last; s++) {
         let base = P.poseBase + s * ${POSE_VEC4S}u;
         if (colliders[base + 2u].w == 0.0 || bitcast<u32>(colliders[s * ${SHAPE_VEC4S}u].y) == 1u) {
@@ -190,8 +206,62 @@ fn solve(start: Body, count: u32) {
             push(&b, &sums, r, f - friction.xyz);
         }
     }
+    solveAttachments(&b, &sums);
     let word = u32(colliders[b.record + 5u].w);
     accumulateImpulse(word, sums.linear * colliders[b.record + 6u].w, sums.angular * colliders[b.record + 8u].w);
+}
+
+/**
+ * The held solve of the collider attachments to the body (see the shader's comment): each anchor gets its particle's
+ * tethers, solved on the body alone; the particles do not move.
+ */
+fn solveAttachments(b: ptr<function, Body>, sums: ptr<function, Sums>) {
+    let first = colliders[(*b).record + 3u].w;
+    let impulses = 4u * P.particleCount;
+    for (var a = 0u; a < P.attachmentCount; a++) {
+        held[impulses + a] = vec4<f32>(0.0);
+    }
+    let invDt = 1.0 / P.dt;
+    for (var round = 0u; round < ${HELD_ROUNDS}u; round++) {
+        for (var a = 0u; a < P.attachmentCount; a++) {
+            let record = P.attachmentBase + ${ATTACHMENT_VEC4S}u * a;
+            let local = colliders[record];
+            let k = u32(colliders[record + 1u].w);
+            if (local.w != first || pos[k].w == 0.0) {
+                continue;
+            }
+            // The anchor at the body's pose now (the held solve runs before the body moves).
+            let anchor = (*b).origin + local.xyz * (*b).rows;
+            let r = anchor - (*b).com;
+            let t = tethers[k];
+            var accumulated = held[impulses + a];
+            for (var rank = 0u; rank < 4u; rank++) {
+                let pin = t.anchors[rank];
+                if (pin < 0) {
+                    break;
+                }
+                let d = anchor - pos[pin].xyz;
+                let distance = sqrt(dot(d, d));
+                if (distance < 1e-12) {
+                    continue;
+                }
+                let n = d / distance;
+                let gap = distance - t.lengths[rank] * P.tetherSlack;
+                // Speed of the anchor away from the pin (whose velocity the pinned particle carries).
+                let away = dot((*b).v + cross((*b).omega, r) - vel[pin].xyz, n);
+                // Slack may close within the step; a stretch is taken back at a bounded speed.
+                var goal = -gap * invDt;
+                if (gap > 0.0) {
+                    goal = -min(gap * invDt, ${HELD_PULL_SPEED});
+                }
+                let previous = accumulated[rank];
+                let total = max(previous + (away - goal) / inverseMassAt(*b, r, n), 0.0);
+                accumulated[rank] = total;
+                push(b, sums, r, -(total - previous) * n);
+            }
+            held[impulses + a] = accumulated;
+        }
+    }
 }
 
 @compute @workgroup_size(${HELD_THREADS})
@@ -238,7 +308,7 @@ fn main(@builtin(local_invocation_index) lid: u32) {
         }
         storageBarrier();
         workgroupBarrier();
-        if (lid == ${HELD_THREADS - 1}u && slot > 3u * n) {
+        if (lid == ${HELD_THREADS - 1}u && (slot > 3u * n || P.attachmentCount > 0u)) {
             // The last thread's end of the list is the total.
             solve(body, slot - 3u * n);
         }

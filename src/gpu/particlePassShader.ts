@@ -18,8 +18,8 @@ export const POSE_VEC4S = 7;
  * because each of them moves only its own particle and reads only weight-1 pins, which none of them moves; and, at
  * the end of the substep, the velocities with restitution (from the touch records, see {@link TOUCH_WORDS}).
  * A particle attached to a collider (`info.w`, its attachment record; see `attachmentRecords.ts`) goes onto its
- * anchor after the contacts, as the core's `ColliderAttachments.project` (static and kinematic colliders), and
- * onto the anchor at the step's start in the `Carry` mode, as `carry`.
+ * anchor after the contacts, as the core's `ColliderAttachments.project` (a dynamic collider sharing the correction,
+ * two-way), and onto the anchor at the step's start in the `Carry` mode, as `carry`.
  * `Dispatch.first` holds the {@link PassMode} bits. The collider shapes' queries are `SHAPES_WGSL`'s.
  *
  * A pose record (per shape and substep): 0 position and μs, 1–3 the rotation's rows with μk, the filter and motion
@@ -199,24 +199,55 @@ fn applyFriction(base: u32, us: f32, uk: f32, x: vec3<f32>, before: vec3<f32>, n
     return x - (w * (removed / (w + colliderInverseMass(base, x, direction)))) * direction;
 }
 
-/**
- * The collider attachment of particle k (the core's \`ColliderAttachments.project\` for a static or kinematic
- * collider, the only ones the GPU takes: \`unsupportedGpuFeature\`): the particle goes onto its anchor, at its
- * collider's pose in this substep.
- */
-fn projectAttachment(k: u32, x: vec3<f32>) -> vec3<f32> {
+/** The pose record of the collider particle k is attached to (its first shape's), or -1 when it is not attached. */
+fn attachedPose(k: u32) -> i32 {
     let record = info[k].w;
     if (record < 0) {
+        return -1;
+    }
+    return i32(P.poseBase + u32(colliders[P.attachmentBase + ${ATTACHMENT_VEC4S}u * u32(record)].w) * ${POSE_VEC4S}u);
+}
+
+/**
+ * The collider attachment of particle k (inverse mass w), as the core's \`ColliderAttachments.project\`: the particle
+ * goes onto its anchor at its collider's pose in this substep; a dynamic collider takes its share of the correction
+ * by the two inverse masses (its generalised one at the anchor, with the mass split of its motion record, as a
+ * contact's), and the impulse of it at the anchor, whose moment also goes to the accumulator's turn words (the
+ * motion kernel turns the body by it at once, as the core's \`_turn\`).
+ */
+fn projectAttachment(k: u32, x: vec3<f32>, w: f32) -> vec3<f32> {
+    let pose = attachedPose(k);
+    if (pose < 0) {
         return x;
     }
-    let a = colliders[P.attachmentBase + ${ATTACHMENT_VEC4S}u * u32(record)];
-    let base = P.poseBase + u32(a.w) * ${POSE_VEC4S}u;
+    let base = u32(pose);
+    let a = colliders[P.attachmentBase + ${ATTACHMENT_VEC4S}u * u32(info[k].w)];
     let anchor = colliders[base].xyz + vec3<f32>(
         dot(colliders[base + 1u].xyz, a.xyz),
         dot(colliders[base + 2u].xyz, a.xyz),
         dot(colliders[base + 3u].xyz, a.xyz),
     );
-    return anchor;
+    let accumulator = colliders[base + 6u].w;
+    if (accumulator < 0.0) {
+        return anchor;
+    }
+    let gap = anchor - x;
+    let distance = sqrt(dot(gap, gap));
+    if (distance < 1e-12) {
+        return x;
+    }
+    let n = gap / distance;
+    let wBody = colliderInverseMass(base, anchor, n);
+    // Rigid (zero compliance): the particle moves w·s, the body wBody·s back.
+    let s = distance / (w + wBody);
+    // The particle (or the pins behind it) gained momentum s·n/h; the body gets the opposite.
+    let j = (-s * P.invH) * n;
+    let com = colliders[base + 4u];
+    let turn = cross(anchor - com.xyz, j) * colliders[base + 5u].w;
+    accumulateImpulse(u32(accumulator), j * com.w, turn);
+    accumulateTurn(u32(accumulator), turn);
+    countContact(u32(accumulator));
+    return x + (w * s) * n;
 }
 
 /**
@@ -290,9 +321,16 @@ fn sweep(s: u32, base: u32, before: vec3<f32>, x: vec3<f32>) -> Entry {
 fn projectContacts(k: u32, x0: vec3<f32>, w: f32) -> vec3<f32> {
     var x = x0;
     let before = prev[k].xyz;
+    // An attached particle does not collide with its dynamic collider (the core's broad phase leaves the pair out):
+    // the contact would push the body against the attachment. A static or kinematic one's anchor overrides it anyway.
+    var attachedTo = -1.0;
+    let pose = attachedPose(k);
+    if (pose >= 0) {
+        attachedTo = colliders[u32(pose) + 6u].w;
+    }
     for (var s = 0u; s < P.slotCount; s++) {
         let base = P.poseBase + s * ${POSE_VEC4S}u;
-        if (colliders[base + 2u].w == 0.0) {
+        if (colliders[base + 2u].w == 0.0 || (attachedTo >= 0.0 && colliders[base + 6u].w == attachedTo)) {
             continue;
         }
         let origin = colliders[base];
@@ -359,7 +397,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
             }
             x = projectSoftPin(k, x, p.w);
             x = projectContacts(k, x, p.w);
-            x = projectAttachment(k, x);
+            x = projectAttachment(k, x, p.w);
         }
         if ((mode & ${PassMode.Carry}u) != 0u && info[k].w >= 0) {
             x = colliders[P.attachmentBase + ${ATTACHMENT_VEC4S}u * u32(info[k].w) + 1u].xyz;

@@ -111,6 +111,7 @@ export class StepParams {
             u[o + W.attachmentBase] = attachmentBase;
             u[o + W.motionBase] = motionBase;
             u[o + W.impulseBase] = impulseBase;
+            u[o + W.attachmentCount] = body.attachments.count;
         }
         this._device.queue.writeBuffer(this.buffer, 0, f.buffer, 0, substeps * UNIFORM_STRIDE);
         return replaced;

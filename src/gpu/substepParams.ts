@@ -9,7 +9,7 @@
 export const UNIFORM_STRIDE = 256;
 
 /** Bytes of one `Params` record. */
-export const PARAMS_SIZE = 144;
+export const PARAMS_SIZE = 160;
 
 /** Bytes of one `Dispatch` record. */
 export const DISPATCH_SIZE = 16;
@@ -46,6 +46,7 @@ struct Params {
     attachmentBase: u32,    // vec4 index of the first collider-attachment record in the collider buffer
     motionBase: u32,        // vec4 index of the dynamic colliders' motion header in the collider buffer
     impulseBase: u32,       // word of the multiplier buffer where the impulse accumulators start
+    attachmentCount: u32,   // collider-attachment records (the body's attached particles)
 }
 
 struct Dispatch {
@@ -87,6 +88,7 @@ export const ParamsWords = {
     attachmentBase: 33,
     motionBase: 34,
     impulseBase: 35,
+    attachmentCount: 36,
 } as const;
 
 /** Particle-pass modes (`Dispatch.first` of a particle pass), combined as bits. */

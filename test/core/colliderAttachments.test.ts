@@ -1,40 +1,10 @@
 /** Particles attached to points of colliders (`ColliderAttachments`), in the core alone. */
-import { Collider, ColliderMotion } from "../../src/core/collider";
-import { SoftBody } from "../../src/core/softBody";
-import type { SoftBodyOptions } from "../../src/core/softBodyOptions";
+import { Collider } from "../../src/core/collider";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
+import { chain, cube } from "../support/coreScenes";
 
 const DT = 1 / 60;
 const G = 9.81;
-
-/** A chain of `n` particles from `start` along `direction` with `spacing` m, stretch i–i+1 and bend i–i+2. */
-function chain(n: number, start: number[], direction: number[], spacing: number, mass: number, options: SoftBodyOptions = {}): SoftBody {
-    const positions: number[] = [];
-    const stretch: number[] = [];
-    const shear: number[] = [];
-    for (let i = 0; i < n; i++) {
-        positions.push(start[0] + direction[0] * spacing * i, start[1] + direction[1] * spacing * i, start[2] + direction[2] * spacing * i);
-        if (i + 1 < n) {
-            stretch.push(i, i + 1);
-        }
-        if (i + 2 < n) {
-            shear.push(i, i + 2);
-        }
-    }
-    return new SoftBody({ positions, stretch, shear, mass }, { allowSleep: false, ...options });
-}
-
-/** A dynamic 10 cm cube of `mass` kg at `position`. */
-function cube(mass: number, position: number[]): Collider {
-    const inertia = (mass * (0.1 * 0.1 + 0.1 * 0.1)) / 12;
-    const collider = new Collider([{ kind: "box", center: [0, 0, 0], halfExtents: [0.05, 0.05, 0.05] }], {
-        motion: ColliderMotion.Dynamic,
-        mass,
-        inertia: [inertia, inertia, inertia],
-    });
-    collider.setPose(position[0], position[1], position[2], 0, 0, 0, 1);
-    return collider;
-}
 
 describe("ColliderAttachments", () => {
     test("a particle attached to a static collider stays on its anchor, and the collider records the chain's weight", () => {

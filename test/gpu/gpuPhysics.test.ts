@@ -205,7 +205,7 @@ describeGpu("WebGPU solver physics", (device) => {
         expect(limited).toBeLessThanOrEqual(1.1);
     }, 300_000);
 
-    test("what the GPU path lacks is refused by name: attachments to a dynamic collider (a dynamic collider alone is accepted)", async () => {
+    test("what the GPU path lacks is refused by name: level of detail (a dynamic collider, and a particle tied to one, are accepted)", async () => {
         const { body } = clothBody(2);
         const world = (collider: Collider): XpbdWorld => {
             const w = new XpbdWorld();
@@ -216,9 +216,13 @@ describeGpu("WebGPU solver physics", (device) => {
         const coupled = await GpuSoftBodySolver.create(device(), body, world(new Collider([sphere], { motion: ColliderMotion.Dynamic })));
         coupled.dispose();
         const tied = clothBody(2).body;
-        tied.attachments.attach(0, new Collider([sphere], { motion: ColliderMotion.Dynamic }), 0, 1, 0);
-        await expect(GpuSoftBodySolver.create(device(), tied, world(new Collider([sphere])))).rejects.toThrow(
-            "does not support collider attachments to dynamic bodies yet",
+        const knot = new Collider([sphere], { motion: ColliderMotion.Dynamic });
+        tied.attachments.attach(0, knot, 0, 1, 0);
+        (await GpuSoftBodySolver.create(device(), tied, world(knot))).dispose();
+        const detailed = clothBody(2).body;
+        detailed.substeps = 2;
+        await expect(GpuSoftBodySolver.create(device(), detailed, world(new Collider([sphere])))).rejects.toThrow(
+            "does not support level of detail (SoftBody.substeps, holdAsleep) yet",
         );
         const inWorld = new XpbdWorld();
         inWorld.addBody(body);

@@ -15,7 +15,7 @@ function balloon(shapeMatchingCompliance?: number): SoftBody {
 }
 
 describe("unsupportedGpuFeature", () => {
-    test("names attachments to dynamic colliders, which the GPU lacks; a plain, bouncy, shape-matched, pressurised, self-colliding or kinematically tied cloth is fine", () => {
+    test("names level of detail, which the GPU lacks; a plain, bouncy, shape-matched, pressurised, self-colliding or tied cloth is fine", () => {
         expect(unsupportedGpuFeature(clothBody(4).body)).toBeNull();
         // Restitution runs on the GPU (and every collider shape and motion: the colliders are no longer asked).
         expect(unsupportedGpuFeature(clothBody(4, { restitution: 0.5 }).body)).toBeNull();
@@ -26,15 +26,16 @@ describe("unsupportedGpuFeature", () => {
         expect(unsupportedGpuFeature(balloon(1e-3))).toBeNull();
         // Self-collision has its pass (selfCollisionShader.ts).
         expect(unsupportedGpuFeature(clothBody(4, { selfCollision: true }).body)).toBeNull();
-        // Attachments run on the GPU for static and kinematic colliders; a dynamic one's held solve moves it within
-        // the step, which the GPU does not.
+        // Attachments run on the GPU for colliders of every motion (a dynamic one shares the correction and is held by
+        // the particle's tethers, as on the CPU).
         const sphere = new Collider([{ kind: "sphere", center: [0, 0, 0], radius: 0.3 }], { motion: ColliderMotion.Kinematic });
         const tied = clothBody(4).body;
         tied.attachments.attach(0, sphere, 0, 0.3, 0);
         expect(unsupportedGpuFeature(tied)).toBeNull();
         sphere.motion = ColliderMotion.Dynamic;
-        expect(unsupportedGpuFeature(tied)).toBe("collider attachments to dynamic bodies");
-        tied.attachments.detach(0);
         expect(unsupportedGpuFeature(tied)).toBeNull();
+        // Level of detail (a body's own substeps) has no GPU path yet.
+        tied.substeps = 2;
+        expect(unsupportedGpuFeature(tied)).toBe("level of detail (SoftBody.substeps, holdAsleep)");
     });
 });
