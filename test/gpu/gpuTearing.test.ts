@@ -1,6 +1,7 @@
 import { EventQueue } from "../../src/core/eventQueue";
 import { TEAR_RECORD_SIZE } from "../../src/core/clothTearing";
 import type { SoftBody } from "../../src/core/softBody";
+import type { SoftBodyOptions } from "../../src/core/softBodyOptions";
 import { XpbdWorld } from "../../src/core/xpbdWorld";
 import { GpuSoftBodySolver } from "../../src/gpu/gpuSoftBodySolver";
 import { exactSum, moveHandles, pieces, pulledCloth, type PullCase } from "../support/pulledCloth";
@@ -52,8 +53,8 @@ function record(run: TearRun): void {
     run.ratioAfterTear.push(maxEdgeRatio(run.body));
 }
 
-function newRun(): { run: TearRun; cloth: ReturnType<typeof pulledCloth> } {
-    const cloth = pulledCloth(CASE, { tearRatio: TEAR_RATIO });
+function newRun(options: SoftBodyOptions = {}): { run: TearRun; cloth: ReturnType<typeof pulledCloth> } {
+    const cloth = pulledCloth(CASE, { tearRatio: TEAR_RATIO, ...options });
     const run: TearRun = { ...cloth, splits: [], tornEdges: [], ratioAfterTear: [], positions: new Float64Array(0) };
     return { run, cloth };
 }
@@ -72,14 +73,14 @@ function cpuRun(): TearRun {
 }
 
 /** The GPU run: each step read back at once and torn from that state, so no step passes between the read and the tear. */
-async function gpuRun(device: GPUDevice): Promise<TearRun> {
-    const { run, cloth } = newRun();
+async function gpuRun(device: GPUDevice, options: SoftBodyOptions = {}, steps = STEPS): Promise<TearRun> {
+    const { run, cloth } = newRun(options);
     const world = new XpbdWorld({ substeps: CASE.substeps });
     const solver = await GpuSoftBodySolver.create(device, run.body, world);
     const events = new EventQueue();
     const body = run.body;
     try {
-        for (let s = 1; s <= STEPS; s++) {
+        for (let s = 1; s <= steps; s++) {
             moveHandles(cloth, CASE, s, DT);
             solver.step(DT);
             await solver.readStateInto(body.positions, body.velocities);
@@ -158,5 +159,18 @@ describeGpu("tearing on the WebGPU solver", (device) => {
         expect(again.splits).toEqual(gpu.splits);
         expect(Array.from(again.body.triangles)).toEqual(Array.from(gpu.body.triangles));
         expect(Array.from(again.positions)).toEqual(Array.from(gpu.positions));
+    }, 600_000);
+
+    test("with self-collision the pass is made again for the new particles: it tears into a piece for each handle, with no validation error", async () => {
+        device().pushErrorScope("validation");
+        const colliding = await gpuRun(device(), { selfCollision: true }, 30);
+        expect(await device().popErrorScope()).toBeNull();
+        const label = pieces(colliding.body);
+        expect(new Set(colliding.left.map((p) => label[p])).size).toBe(1);
+        expect(new Set(colliding.right.map((p) => label[p])).size).toBe(1);
+        expect(label[colliding.left[0]]).not.toBe(label[colliding.right[0]]);
+        expect(colliding.positions.every(Number.isFinite)).toBe(true);
+        expect(colliding.ratioAfterTear[29]).toBeLessThanOrEqual(TEAR_RATIO);
+        console.log(`with self-collision: first tear at step ${firstTear(colliding)}, ${total(colliding)} splits in 30 steps`);
     }, 600_000);
 });
