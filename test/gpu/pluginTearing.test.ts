@@ -6,12 +6,14 @@
 import { Logger } from "@babylonjs/core/Misc/logger";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { Mesh } from "@babylonjs/core/Meshes/mesh";
+import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
 import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
 import { createHavokScene, type HavokScene } from "../support/havokScene";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { ClothImpostor } from "../../src/babylon/clothImpostor";
 import { GpuBackend } from "../../src/babylon/gpuBackend";
 import { createClothGrid } from "../../src/meshing/clothGrid";
+import { GpuContactGroup } from "../../src/gpu/gpuContactGroup";
 import { pieces } from "../support/pulledCloth";
 import { describeGpu } from "./support/gpuDevice";
 import { drawingEngine, settle } from "./support/drawingEngine";
@@ -188,6 +190,47 @@ describeGpu("a tearing cloth on the WebGPU backend", (testDevice) => {
         expect(total(b)).toBe(tornParticles);
         expect(b.mesh.getTotalVertices()).toBe(b.cloth.body.particleCount);
         expect(warn).not.toHaveBeenCalled();
+        h.dispose();
+    }, 300_000);
+
+    test("torn while it steps in a contact group with a cloth under it: the group is made again, both stay on the GPU", async () => {
+        const device = testDevice();
+        const h = await createHavokScene();
+        const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => {});
+        const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device, substeps: 10 });
+        let step = 0;
+        const b = banner(h, xpbd, () => step);
+        // A net pinned by its corners 2 cm under the banner's lower border: within reach, so they step together.
+        const netMesh = CreateGround("net", { width: 0.6, height: 0.6, subdivisions: 4 }, h.scene);
+        netMesh.position.y = -0.27;
+        const net = new ClothImpostor(netMesh, { mass: 0.1, allowSleep: false, pins: [0, 4, 20, 24] }, xpbd);
+        const disposed = jest.spyOn(GpuContactGroup.prototype, "dispose");
+        const made = jest.spyOn(GpuContactGroup.prototype, "step");
+        await xpbd.whenBackendReadyAsync();
+        device.pushErrorScope("validation");
+        const steps = 30;
+        for (step = 1; step <= steps; step++) {
+            moveHandles(b, step);
+            h.step();
+            expect([b.cloth.backend, net.backend]).toEqual(["webgpu", "webgpu"]);
+            await settle(device);
+        }
+        await xpbd.readGpuStateAsync();
+        expect(await device.popErrorScope()).toBeNull();
+        // They stepped in a group, which the tear replaced (its records hold each body's particle count).
+        expect(made).toHaveBeenCalled();
+        expect(disposed).toHaveBeenCalled();
+        const body = b.cloth.body;
+        const label = pieces(body);
+        const sides = [-1, 1].map((side) => new Set(b.handles.filter(([, s]) => s === side).map(([p]) => label[p])));
+        expect(sides.map((set) => set.size)).toEqual([1, 1]);
+        expect([...sides[0]][0]).not.toBe([...sides[1]][0]);
+        expect(body.positions.subarray(0, 3 * body.particleCount).every(Number.isFinite)).toBe(true);
+        expect(warn).not.toHaveBeenCalled();
+        console.log(
+            `torn in a contact group: ${body.tearing!.tornParticles} particles split in ${steps} steps; ` +
+                `${made.mock.calls.length} grouped steps, ${disposed.mock.calls.length} groups released`,
+        );
         h.dispose();
     }, 300_000);
 });
