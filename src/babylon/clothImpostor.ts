@@ -48,7 +48,7 @@ export interface ClothImpostorOptions extends SoftImpostorOptions {
      * tears at half again its length). The particles along the tear split in two, the render mesh opens with them, and
      * {@link ClothImpostor.onTearObservable} fires. Default undefined: the cloth never tears. Whether it may tear is
      * fixed when the impostor is built (it sizes the buffers); the ratio can change later
-     * ({@link ClothImpostor.tearRatio}).
+     * ({@link ClothImpostor.tearRatio}). On the WebGPU backend it tears a read-back's lag later (see docs/webgpu.md).
      */
     tearRatio?: number;
     /**
@@ -281,11 +281,6 @@ export class ClothImpostor extends SoftImpostor {
         }
         gas.pressure = gasPressure(value as number, "ClothImpostor: pressure");
         this.body.wake();
-    }
-
-    /** Tearing changes the topology, which the WebGPU backend does not rebuild. @internal */
-    public override _gpuUnsupportedFeature(): string | null {
-        return this.tearRatio === undefined ? null : "tearing (tearRatio)";
     }
 
     /** The render mesh's writer: its vertices are particles, which the WebGPU backend can draw from GPU buffers. @internal */

@@ -7,12 +7,12 @@ import { Logger } from "@babylonjs/core/Misc/logger";
 import type { WebGPUEngine } from "@babylonjs/core/Engines/webgpuEngine";
 import {
     ColliderMotion,
+    EventQueue,
     measureAsleep,
     measureCounts,
     readyToSleep,
     SoftBodyEventType,
     type Collider,
-    type EventQueue,
     type SoftBody,
     type StepStats,
     type XpbdWorld,
@@ -72,6 +72,12 @@ export const DRAWN_READ_INTERVAL = 6;
  */
 export const FIGURES_INTERVAL = 3;
 
+/**
+ * Steps between two figures read-backs of a GPU body that may tear: every step (one read in flight at a time), so that
+ * an edge over the tear ratio is seen as soon as the GPU can tell (see {@link GpuBackend}).
+ */
+export const TEARING_FIGURES_INTERVAL = 1;
+
 /** One impostor's GPU state. */
 interface GpuBody {
     solver: GpuSoftBodySolver;
@@ -116,6 +122,11 @@ interface GpuBody {
  * Sleep and Wake events go into the world's queue after its step. When the body or the scene starts using a feature
  * the GPU lacks, the body goes back to the CPU world from
  * its last read-back state, with one warning per feature naming it.
+ *
+ * A cloth that may tear has its figures read every step ({@link TEARING_FIGURES_INTERVAL}); when they find an edge
+ * over the tear ratio a state read starts, and each state read that arrives tears the body from that state
+ * (`GpuSoftBodySolver.tear`) before the next step: a figures read's and a state read's lag later than on the CPU. Its
+ * render mesh opens along the tear and is drawn from GPU buffers again with its new vertices.
  *
  * Dynamic Havok bodies are coupled within the step: the GPU moves them by its contacts' impulses substep by substep
  * (`GpuSoftBodySolver`), and the impulses of step n, read back asynchronously, are handed to the Havok bridge before
@@ -196,6 +207,8 @@ export class GpuBackend {
     private readonly _air = new Float64Array(4);
     /** Events of GPU bodies (type, body id, element, value), for the world's queue after its step. */
     private readonly _events: number[] = [];
+    /** Where a GPU body's tear puts its events (a body out of particles), moved into {@link _events} at once. */
+    private readonly _tearEvents = new EventQueue(8);
 
     /**
      * @param device - the device the bodies run on
@@ -265,6 +278,11 @@ export class GpuBackend {
                 }
             } else if (this._compiled === true) {
                 gpu = this._toGpu(impostor, dt);
+            }
+            const tearing = impostor.body.tearing;
+            if (gpu && tearing !== null) {
+                // Its splits were reported when the read that tore it arrived (see _read): not again after this step.
+                tearing.tearCount = 0;
             }
             if (gpu && this._grouped.has(impostor)) {
                 members.push(impostor);
@@ -613,7 +631,8 @@ export class GpuBackend {
         if (gpu.drawn === null || gpu.stepsSinceRead >= DRAWN_READ_INTERVAL) {
             this._read(impostor, gpu, dt);
         }
-        if (gpu.stepsSinceFigures >= FIGURES_INTERVAL && gpu.figures === null) {
+        const interval = impostor.body.tearing === null ? FIGURES_INTERVAL : TEARING_FIGURES_INTERVAL;
+        if (gpu.stepsSinceFigures >= interval && gpu.figures === null) {
             gpu.figures = this._readFigures(impostor, gpu);
         }
     }
@@ -657,6 +676,10 @@ export class GpuBackend {
         }
         if (figures.overStretchedEdges > 0) {
             this._events.push(SoftBodyEventType.OverStretch, body.id, figures.mostStretchedEdge, figures.maxEdgeRatio);
+        }
+        if (body.tearing !== null && figures.maxEdgeRatio > body.tearing.tearRatio) {
+            // An edge is over the tear ratio: the state read that arrives next tears the body (see _read).
+            this._read(impostor, gpu, this._dt);
         }
         measureCounts(body);
         // The GPU keeps no contact list (each pass tests every particle against every shape and keeps nothing of the
@@ -822,8 +845,14 @@ export class GpuBackend {
                 gpu.reading = null;
                 if (this._bodies.get(impostor) === gpu) {
                     gpu.stateStep = requested;
+                    const torn = body.tearing !== null && this._tear(impostor, gpu);
                     gpu.drawn?.refreshBounds(this._boundsMargin(body, gpu.solver.stepCount - requested, dt));
                     impostor._afterStep();
+                    if (torn && this._engine !== null) {
+                        // The render mesh opened along the tear (new vertices): drawn from GPU buffers again, as it is now.
+                        gpu.drawn = this._draw(impostor, gpu.solver);
+                        gpu.drawn?.refreshBounds(this._boundsMargin(body, gpu.solver.stepCount - requested, dt));
+                    }
                 }
             },
             (error: unknown) => {
@@ -831,6 +860,29 @@ export class GpuBackend {
                 Logger.Error(`XpbdPlugin: reading mesh "${impostor.mesh.name}" back from the GPU failed: ${String(error)}`);
             },
         );
+    }
+
+    /**
+     * Tears a GPU body from the state just read back (`GpuSoftBodySolver.tear`: the GPU follows before its next step),
+     * and returns whether it tore. A body that tore leaves the contact group (made again with its new particles) and
+     * stops being drawn from GPU buffers until its render mesh has opened along the tear.
+     */
+    private _tear(impostor: SoftImpostor, gpu: GpuBody): boolean {
+        const events = this._tearEvents;
+        const torn = !impostor.body.sleeping && gpu.solver.tear(events) > 0;
+        for (let k = 0; k < events.count; k++) {
+            this._events.push(events.types[k], events.bodies[k], events.elements[k], events.values[k]);
+        }
+        events.clear();
+        if (torn) {
+            if (this._group?.solvers.includes(gpu.solver)) {
+                this._group.dispose();
+                this._group = null;
+            }
+            gpu.drawn?.dispose();
+            gpu.drawn = null;
+        }
+        return torn;
     }
 
     private _warnOverflow(): void {

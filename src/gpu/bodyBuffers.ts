@@ -32,7 +32,9 @@ export function createBuffer(device: GPUDevice, data: ArrayBufferView | ArrayBuf
  * One body's buffers on the GPU: the particle state (vec4s: positions with the inverse mass in w, previous
  * positions, velocities), forces, masses, the pin and tether tables, the multipliers (with the touch records and the
  * impulse accumulators after them, see `multiplierLayout.ts`), the constraint records of each kernel, the
- * surface triangles for the air, and the dispatch records.
+ * surface triangles for the air, and the dispatch records. The per-particle buffers hold the body's particle capacity
+ * (more than its particles for a cloth that may tear), so that a tear rewrites the topology and never moves the state
+ * ({@link writeTopology}).
  */
 export class BodyBuffers {
     public readonly positions: GPUBuffer;
@@ -54,7 +56,7 @@ export class BodyBuffers {
     /** The multipliers, then the touch records, then the impulse accumulators (layout: `multiplierLayout.ts`). */
     public lambdas: GPUBuffer;
     /** Word of {@link lambdas} where the impulse accumulators start (16-byte aligned, after the touch records). */
-    public readonly impulseBase: number;
+    public impulseBase: number;
     /** Accumulator words {@link lambdas} has room for. */
     private _impulseWords = 0;
     public readonly triangles: GPUBuffer;
@@ -62,8 +64,10 @@ export class BodyBuffers {
     public readonly incidence: GPUBuffer;
     /** The rigid motion the damping is relative to (see `dampingShader.ts`). */
     public readonly rigid: GPUBuffer;
-    public readonly records: Readonly<Record<ConstraintKernel, GPUBuffer>>;
-    public readonly dispatches: GPUBuffer;
+    /** The constraint records of each kernel (replaced by {@link writeTopology}). */
+    public records: Readonly<Record<ConstraintKernel, GPUBuffer>>;
+    /** The dispatch records (replaced by {@link writeTopology}). */
+    public dispatches: GPUBuffer;
 
     public constructor(
         private readonly _device: GPUDevice,
@@ -72,13 +76,13 @@ export class BodyBuffers {
         triangles: { triangles: Uint32Array; incidence: Uint32Array },
         dispatchRecords: Uint32Array,
     ) {
-        const n = body.particleCount;
+        const n = body.particleCapacity;
         const storage = (data: ArrayBufferView | ArrayBuffer | number, label: string): GPUBuffer =>
             createBuffer(_device, data, STORAGE | COPY_DST | COPY_SRC, label);
-        const particles = packParticles(body);
-        this.positions = storage(particles.positions, "positions");
-        this.previous = storage(particles.previous, "previous positions");
-        this.velocities = storage(particles.velocities, "velocities");
+        this.positions = storage(16 * n, "positions");
+        this.previous = storage(16 * n, "previous positions");
+        this.velocities = storage(16 * n, "velocities");
+        this.writeState(body);
         this.externalForces = storage(packVectors(body.externalForces), "external forces");
         this.forces = storage(16 * n, "forces");
         this.masses = storage(Float32Array.from(body.masses), "masses");
@@ -88,20 +92,41 @@ export class BodyBuffers {
         this.held = storage(16 * HELD_VEC4S * n, "held contacts");
         this.pins = storage(32 * n, "pins");
         this.impulseBase = impulseBase(constraints.lambdaCount, n);
-        this.lambdas = storage(4 * this.impulseBase, "multipliers and touch records");
+        this.lambdas = this._createLambdas();
         this.triangles = storage(triangles.triangles, "triangles");
         this.triangleForces = storage(Math.max(body.triangles.length / 3, 1) * 16, "triangle forces");
         this.incidence = storage(triangles.incidence, "triangle incidence");
         this.rigid = storage(48, "rigid motion");
-        this.records = {
-            [ConstraintKernel.Distance]: storage(constraints.records[ConstraintKernel.Distance], "distance records"),
-            [ConstraintKernel.IsometricBend]: storage(constraints.records[ConstraintKernel.IsometricBend], "isometric bend records"),
-            [ConstraintKernel.DihedralBend]: storage(constraints.records[ConstraintKernel.DihedralBend], "dihedral bend records"),
-            [ConstraintKernel.Volume]: storage(constraints.records[ConstraintKernel.Volume], "volume records"),
-            [ConstraintKernel.ShapeMatching]: storage(constraints.records[ConstraintKernel.ShapeMatching], "shape matching records"),
-            [ConstraintKernel.Gas]: storage(constraints.records[ConstraintKernel.Gas], "gas gradients"),
-        };
+        this.records = this._createRecords(constraints);
         this.dispatches = createBuffer(_device, dispatchRecords, UNIFORM | COPY_DST, "dispatch records");
+    }
+
+    /**
+     * Brings the buffers to the body's topology after a tear (`GpuSoftBodySolver.tear`): the masses, the external
+     * forces, the triangles and their incidence are rewritten; the constraint records, the dispatch records and the
+     * multipliers, whose sizes follow the constraint counts, are made again (zeroed multipliers, as every substep
+     * starts them). The particle state stays where it is. Allocates: for a step that tore only.
+     */
+    public writeTopology(
+        body: SoftBody,
+        constraints: ConstraintRecords,
+        triangles: { triangles: Uint32Array; incidence: Uint32Array },
+        dispatchRecords: Uint32Array,
+    ): void {
+        const queue = this._device.queue;
+        queue.writeBuffer(this.masses, 0, Float32Array.from(body.masses));
+        queue.writeBuffer(this.externalForces, 0, packVectors(body.externalForces));
+        queue.writeBuffer(this.triangles, 0, triangles.triangles);
+        queue.writeBuffer(this.incidence, 0, triangles.incidence);
+        for (const buffer of Object.values(this.records)) {
+            buffer.destroy();
+        }
+        this.records = this._createRecords(constraints);
+        this.dispatches.destroy();
+        this.dispatches = createBuffer(this._device, dispatchRecords, UNIFORM | COPY_DST, "dispatch records");
+        this.impulseBase = impulseBase(constraints.lambdaCount, body.particleCapacity);
+        this.lambdas.destroy();
+        this.lambdas = this._createLambdas();
     }
 
     /**
@@ -114,14 +139,33 @@ export class BodyBuffers {
             return false;
         }
         this.lambdas.destroy();
-        this.lambdas = createBuffer(
+        this._impulseWords = words;
+        this.lambdas = this._createLambdas();
+        return true;
+    }
+
+    /** The multiplier buffer with room for the impulse accumulators reserved so far, zeroed. */
+    private _createLambdas(): GPUBuffer {
+        return createBuffer(
             this._device,
-            4 * (this.impulseBase + words),
+            4 * (this.impulseBase + this._impulseWords),
             STORAGE | COPY_DST | COPY_SRC,
             "multipliers, touch records and impulse accumulators",
         );
-        this._impulseWords = words;
-        return true;
+    }
+
+    /** A buffer per kernel holding its constraint records. */
+    private _createRecords(constraints: ConstraintRecords): Record<ConstraintKernel, GPUBuffer> {
+        const storage = (kernel: ConstraintKernel, label: string): GPUBuffer =>
+            createBuffer(this._device, constraints.records[kernel], STORAGE | COPY_DST | COPY_SRC, label);
+        return {
+            [ConstraintKernel.Distance]: storage(ConstraintKernel.Distance, "distance records"),
+            [ConstraintKernel.IsometricBend]: storage(ConstraintKernel.IsometricBend, "isometric bend records"),
+            [ConstraintKernel.DihedralBend]: storage(ConstraintKernel.DihedralBend, "dihedral bend records"),
+            [ConstraintKernel.Volume]: storage(ConstraintKernel.Volume, "volume records"),
+            [ConstraintKernel.ShapeMatching]: storage(ConstraintKernel.ShapeMatching, "shape matching records"),
+            [ConstraintKernel.Gas]: storage(ConstraintKernel.Gas, "gas gradients"),
+        };
     }
 
     /** Writes the body's positions, previous positions and velocities from its CPU arrays. */

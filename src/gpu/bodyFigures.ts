@@ -73,12 +73,12 @@ export class BodyFigures {
     private readonly _figures: GPUBuffer;
     private readonly _residual: GPUBuffer;
     private readonly _staging: GPUBuffer;
-    private readonly _group: GPUBindGroup;
-    private readonly _stretchCount: number;
-    private readonly _volumeCount: number;
-    private readonly _bendCount: number;
+    private _group!: GPUBindGroup;
+    private _stretchCount = 0;
+    private _volumeCount = 0;
+    private _bendCount = 0;
     /** The rest volume of all tets (m³), summed in f64 once. */
-    private readonly _restVolume: number;
+    private _restVolume = 0;
     private readonly _result: GpuFigures = {
         step: 0,
         kineticEnergy: 0,
@@ -112,26 +112,43 @@ export class BodyFigures {
         constraints: ConstraintRecords,
         private readonly _validState: ValidState,
     ) {
+        const n = _body.particleCapacity;
+        this._gasWord = constraints.sets.find((s) => s.kernel === ConstraintKernel.Gas)?.firstLambda ?? -1;
+        this._params = createBuffer(_device, FIGURE_PARAMS_SIZE, UNIFORM | COPY_DST, "figure params");
+        this._figures = createBuffer(_device, 4 * FIGURE_WORDS, STORAGE | COPY_SRC | COPY_DST, "figures");
+        this._residual = createBuffer(_device, 12 * n, STORAGE | COPY_SRC | COPY_DST, "residuals");
+        this._staging = createBuffer(_device, 4 * FIGURE_WORDS + 12 * n + 4 * GAS_LAMBDA_WORDS, MAP_READ | COPY_DST, "figures read-back");
+        this.bind(constraints);
+    }
+
+    /**
+     * Measures the body's constraint sets as `constraints` packs them, over the solver's buffers as they are now: at
+     * construction, and again after a tear replaced the records (`GpuSoftBodySolver.tear`). A read in flight is not
+     * affected.
+     */
+    public bind(constraints: ConstraintRecords): void {
+        const body = this._body;
+        const buffers = this._buffers;
         type MeasuredSet = SoftBody["stretch"] | SoftBody["volume"] | SoftBody["bend"];
         const first = (set: MeasuredSet): number => constraints.sets.find((s) => s.set === set)?.firstRecord ?? 0;
         const inSets = (set: MeasuredSet): number => (constraints.sets.some((s) => s.set === set) ? set.count : 0);
-        this._stretchCount = inSets(_body.stretch);
-        this._volumeCount = inSets(_body.volume);
-        this._bendCount = inSets(_body.bend);
-        const bendKernel = constraints.sets.find((s) => s.set === _body.bend)?.kernel ?? ConstraintKernel.IsometricBend;
+        this._stretchCount = inSets(body.stretch);
+        this._volumeCount = inSets(body.volume);
+        this._bendCount = inSets(body.bend);
+        const bendKernel = constraints.sets.find((s) => s.set === body.bend)?.kernel ?? ConstraintKernel.IsometricBend;
         let rest = 0;
         for (let t = 0; t < this._volumeCount; t++) {
-            rest += _body.volume.restVolumes[t];
+            rest += body.volume.restVolumes[t];
         }
         this._restVolume = rest;
         const u = new Uint32Array(this._paramData);
-        u[0] = _body.particleCount;
-        u[1] = first(_body.stretch);
+        u[0] = body.particleCount;
+        u[1] = first(body.stretch);
         u[2] = this._stretchCount;
-        u[3] = first(_body.volume);
+        u[3] = first(body.volume);
         u[4] = this._volumeCount;
         u[6] = new Uint32Array(Float32Array.of(MAX_COORDINATE).buffer)[0];
-        u[7] = first(_body.bend);
+        u[7] = first(body.bend);
         u[8] = this._bendCount;
         u[9] =
             this._bendCount === 0
@@ -139,22 +156,16 @@ export class BodyFigures {
                 : bendKernel === ConstraintKernel.DihedralBend
                   ? FigureBendModel.Dihedral
                   : FigureBendModel.Isometric;
-        this._gasWord = constraints.sets.find((s) => s.kernel === ConstraintKernel.Gas)?.firstLambda ?? -1;
-        const n = _body.particleCount;
-        this._params = createBuffer(_device, FIGURE_PARAMS_SIZE, UNIFORM | COPY_DST, "figure params");
-        this._figures = createBuffer(_device, 4 * FIGURE_WORDS, STORAGE | COPY_SRC | COPY_DST, "figures");
-        this._residual = createBuffer(_device, 12 * n, STORAGE | COPY_SRC | COPY_DST, "residuals");
-        this._staging = createBuffer(_device, 4 * FIGURE_WORDS + 12 * n + 4 * GAS_LAMBDA_WORDS, MAP_READ | COPY_DST, "figures read-back");
-        this._group = _device.createBindGroup({
-            layout: _pipelines.layouts.figures,
+        this._group = this._device.createBindGroup({
+            layout: this._pipelines.layouts.figures,
             entries: [
                 this._params,
-                _buffers.positions,
-                _buffers.velocities,
-                _buffers.masses,
-                _buffers.records[ConstraintKernel.Distance],
-                _buffers.records[ConstraintKernel.Volume],
-                _buffers.records[bendKernel],
+                buffers.positions,
+                buffers.velocities,
+                buffers.masses,
+                buffers.records[ConstraintKernel.Distance],
+                buffers.records[ConstraintKernel.Volume],
+                buffers.records[bendKernel],
                 this._residual,
                 this._figures,
             ].map((buffer, binding) => ({ binding, resource: { buffer } })),
@@ -216,7 +227,7 @@ export class BodyFigures {
         }
         try {
             const mapped = this._staging.getMappedRange();
-            this._unpack(new Float32Array(mapped), new Uint32Array(mapped), step, residuals);
+            this._unpack(new Float32Array(mapped), new Uint32Array(mapped), step, residuals, n);
             this._staging.unmap();
             if (this._result.invalidParticles > 0) {
                 this._validState.restore();
@@ -238,7 +249,8 @@ export class BodyFigures {
         this._staging.destroy();
     }
 
-    private _unpack(words: Float32Array, integers: Uint32Array, step: number, residuals: boolean): void {
+    /** `n`: the particle count the read measured (a tear may have added particles since). */
+    private _unpack(words: Float32Array, integers: Uint32Array, step: number, residuals: boolean, n: number): void {
         const r = this._result;
         const edges = this._stretchCount;
         const tets = this._volumeCount;
@@ -259,12 +271,11 @@ export class BodyFigures {
         r.maxVolumeResidual = words[7];
         r.meanVolumeResidual = tets > 0 ? words[8] / tets : 0;
         r.volumeRatio = tets > 0 ? words[9] / this._restVolume : 0;
-        const gas = FIGURE_WORDS + 3 * this._body.particleCount;
+        const gas = FIGURE_WORDS + 3 * n;
         r.gasMultiplier = this._gasWord >= 0 ? words[gas] : 0;
         r.gasVolume = this._gasWord >= 0 ? words[gas + 2] : 0;
         if (residuals) {
             // The residual words are the bits of non-negative f32s: read as floats they are the values.
-            const n = this._body.particleCount;
             const base = FIGURE_WORDS;
             this._body.stretchResidual.set(words.subarray(base, base + n));
             if (tets > 0) {

@@ -1,4 +1,12 @@
-import { strainLimitActive, type Collider, type SoftBody, type XpbdWorld } from "../core/index.js";
+import {
+    strainLimitActive,
+    TEAR_RECORD_SIZE,
+    type ClothTearing,
+    type Collider,
+    type EventQueue,
+    type SoftBody,
+    type XpbdWorld,
+} from "../core/index.js";
 import {
     ConstraintKernel,
     packConstraints,
@@ -15,7 +23,7 @@ import { ACCUMULATOR_WORDS, ColliderImpulses, type StepImpulses } from "./collid
 import { ColliderRecords, unsupportedGpuFeature } from "./colliderRecords.js";
 import { motionVec4s } from "./colliderMotionRecords.js";
 import { compiledSolverPipelines, solverPipelines, type SolverPipelines } from "./gpuPipelines.js";
-import { BodyBuffers, COPY_DST, MAP_READ, STORAGE, createBuffer, type BindGroups } from "./bodyBuffers.js";
+import { BodyBuffers, COPY_DST, COPY_SRC, MAP_READ, STORAGE, createBuffer, type BindGroups } from "./bodyBuffers.js";
 import { StepParams } from "./stepParams.js";
 import { StepTimer } from "./stepTimer.js";
 import { SelfCollisionPass } from "./selfCollisionPass.js";
@@ -52,7 +60,9 @@ import { ValidState } from "./validState.js";
  * finds a non-finite state restores the last valid one. Particles attached to colliders follow them as on the CPU
  * (a dynamic one sharing the correction). Self-collision (`SoftBody.selfCollision`) runs as its own pass (`selfCollisionPass.ts`: a hash
  * rebuilt every substep, contacts after every solver pass). Bodies that touch each other step together in a
- * `GpuContactGroup`, which encodes their steps phase by phase with the contacts between them. Not yet on the GPU
+ * `GpuContactGroup`, which encodes their steps phase by phase with the contacts between them. A cloth that may tear
+ * tears when the host asks ({@link tear}), from a state it read back; the GPU follows the new topology before the next
+ * step, its per-particle buffers holding the body's particle capacity from the start. Not yet on the GPU
  * (see docs/webgpu.md): what {@link unsupportedGpuFeature} names (construction refuses it).
  */
 export class GpuSoftBodySolver {
@@ -68,10 +78,12 @@ export class GpuSoftBodySolver {
     private _colliderBufferRecords: ColliderRecords;
     private _groups: BindGroups;
     /** Dispatch-record index of each set's first batch, and of the three particle-pass modes. */
-    private readonly _firstBatch: readonly number[];
-    private readonly _passRecord: PassRecords;
+    private _firstBatch: readonly number[];
+    private _passRecord: PassRecords;
     /** Per particle, where its incident triangles start in the incidence list (the pin uploads rewrite `info`). */
-    private readonly _incidenceStarts: Int32Array;
+    private _incidenceStarts: Int32Array;
+    /** 16 bytes a tear copies a parent's vec4s through (a buffer cannot be copied onto itself); null for a body that never tears. */
+    private readonly _tearScratch: GPUBuffer | null;
     /** Pin slots' particles and soft-pin compliances (−1: weight 1), and the targets uploaded per step. */
     private _pinSlots: Int32Array = new Int32Array(0);
     private _pinCompliances: Float64Array = new Float64Array(0);
@@ -110,7 +122,7 @@ export class GpuSoftBodySolver {
         /** The environment (gravity, air, substeps, iterations, colliders). */
         public readonly world: XpbdWorld,
         private readonly _pipelines: SolverPipelines,
-        private readonly _constraints: ConstraintRecords,
+        private _constraints: ConstraintRecords,
     ) {
         const triangles = packTriangles(body);
         this._incidenceStarts = triangles.starts;
@@ -128,6 +140,7 @@ export class GpuSoftBodySolver {
         this._colliderBufferRecords = this._colliders;
         this._colliderBuffer = this._createColliderBuffer(world.substeps);
         this._strain = body._strainLimiter === null ? null : new StrainLimitPass(device, body._strainLimiter);
+        this._tearScratch = body.tearing === null ? null : createBuffer(device, 16, COPY_SRC | COPY_DST, "tear scratch");
         this._uploadPins();
         this._groups = this._createGroups();
     }
@@ -466,6 +479,34 @@ export class GpuSoftBodySolver {
         this.device.queue.writeBuffer(this._buffers.externalForces, 0, packVectors(this.body.externalForces));
     }
 
+    /**
+     * Tearing on the GPU (a body built with a tear ratio): tears the body as the CPU world does at the end of a step
+     * (the core's `ClothTearing`, every edge longer than the tear ratio × its rest length, the most stretched first),
+     * measured on the positions in the body's CPU arrays, which the host has read back from a step of this solver
+     * ({@link readStateInto}); then brings the GPU to the new topology before the next step. The splits change the
+     * body's CPU arrays (triangles, masses, constraints, tethers, pins, the particles made) exactly as on the CPU; on
+     * the GPU each particle made takes its parent's position, previous position and velocity as the steps submitted
+     * since the read left them (a copy in queue order), and the masses, external forces, triangles, constraint
+     * records, batches, pins and tethers are uploaded again. With no step submitted between the read and this call
+     * the body tears at the very step the CPU world would; each step submitted in between delays the tear by one.
+     * Call between steps, never with a {@link readStateInto} in flight. The body's `tearing.tearCount` and `tears`
+     * hold this call's splits; events (the `CapacityExceeded` of a body out of particles) go to `events`.
+     * Allocation-free when nothing tears; a call that tears allocates the new records.
+     * @returns the particles made (0 for a body that never tears)
+     */
+    public tear(events: EventQueue): number {
+        const tearing = this.body.tearing;
+        if (tearing === null) {
+            return 0;
+        }
+        tearing.tearCount = 0;
+        tearing.tear(this.body, events);
+        if (tearing.tearCount > 0) {
+            this._followTears(tearing);
+        }
+        return tearing.tearCount;
+    }
+
     /** Releases every GPU buffer of the body (the compiled kernels stay with the device, for other bodies). */
     public dispose(): void {
         if (this._disposed) {
@@ -482,6 +523,7 @@ export class GpuSoftBodySolver {
         this._validState.dispose();
         this._strain?.dispose();
         this._self?.dispose();
+        this._tearScratch?.destroy();
     }
 
     /** @internal The step's start: inverse masses after pin changes, the forces, attached particles onto their anchors. */
@@ -677,6 +719,43 @@ export class GpuSoftBodySolver {
                 k++;
             }
         }
+    }
+
+    /**
+     * The GPU side of a tear ({@link tear}): the particles made copy their parents' state, in the order of the splits
+     * (a particle made by one split may be split again), then everything the topology decides is uploaded again.
+     */
+    private _followTears(tearing: ClothTearing): void {
+        const { body, device } = this;
+        const buffers = this._buffers;
+        const scratch = this._tearScratch!;
+        const states = [buffers.positions, buffers.previous, buffers.velocities, ...this._validState._copies];
+        const encoder = device.createCommandEncoder({ label: "xpbd tear" });
+        for (let k = 0; k < tearing.tearCount; k++) {
+            const parent = 16 * tearing.tears[TEAR_RECORD_SIZE * k + 2];
+            const made = 16 * tearing.tears[TEAR_RECORD_SIZE * k + 3];
+            for (const state of states) {
+                encoder.copyBufferToBuffer(state, parent, scratch, 0, 16);
+                encoder.copyBufferToBuffer(scratch, 0, state, made, 16);
+            }
+        }
+        device.queue.submit([encoder.finish()]);
+        this._constraints = packConstraints(body);
+        const triangles = packTriangles(body);
+        this._incidenceStarts = triangles.starts;
+        const dispatches = packDispatches(this._constraints);
+        this._firstBatch = dispatches.firstBatch;
+        this._passRecord = dispatches.passRecord;
+        buffers.writeTopology(body, this._constraints, triangles, dispatches.records);
+        this._figures.bind(this._constraints);
+        if (this._self !== null) {
+            // Its hash and triangle records are sized for the particles and topology of its making.
+            this._self.dispose();
+            this._self = new SelfCollisionPass(device, body);
+        }
+        // The inverse masses (the positions' w, copied from the parents) are written again before the next step.
+        this._uploadPins();
+        this._groups = this._createGroups();
     }
 
     /** Uploads what the pin weights decide: inverse masses (applied by the next step), pin slots and tethers. */

@@ -50,6 +50,11 @@ export class ValidState {
         this._device.queue.submit([encoder.finish()]);
     }
 
+    /** The candidate and the valid copy, for a tear to give its new particles their parents' entries. @internal */
+    public get _copies(): readonly GPUBuffer[] {
+        return [this._candidate, this._valid];
+    }
+
     /** Releases the two buffers. */
     public dispose(): void {
         this._candidate.destroy();

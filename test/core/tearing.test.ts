@@ -6,19 +6,7 @@ import { XpbdWorld } from "../../src/core/xpbdWorld";
 import { SoftBodyEventType } from "../../src/core/eventQueue";
 import { TEAR_CAPACITY_ELEMENT, TEAR_RECORD_SIZE } from "../../src/core/clothTearing";
 import { tetBlock } from "../support/coreScenes";
-
-/** How the handles hold the cloth: its left and right columns, or its two top corners. */
-type Grip = "columns" | "corners";
-
-interface PullCase {
-    /** Quads along x (the cloth is 1 m wide and 0.5 m high, with square quads). */
-    segments: number;
-    grip: Grip;
-    /** Speed (m/s) at which each handle moves away from the other along x. */
-    speed: number;
-    substeps: number;
-    mass: number;
-}
+import { exactSum, moveHandles, pieces, pulledCloth, type PullCase } from "../support/pulledCloth";
 
 interface PullResult {
     body: SoftBody;
@@ -38,31 +26,13 @@ const DT = 1 / 60;
 
 /** A 1 m × 0.5 m cloth in the xy plane held by two kinematic handles that move apart along x for `steps` steps. */
 function pull(c: PullCase, options: SoftBodyOptions, steps: number): PullResult {
-    const rows = c.segments / 2;
-    const grid = createClothGrid({ width: 1, height: 0.5, segmentsX: c.segments, segmentsY: rows });
-    const t = grid.topology;
-    const body = new SoftBody(
-        { positions: t.positions, triangles: t.triangles, stretch: t.stretch, shear: t.shear, bend: t.bend, mass: c.mass },
-        { allowSleep: false, ...options },
-    );
+    const cloth = pulledCloth(c, options);
+    const { body, left, right } = cloth;
     const world = new XpbdWorld({ substeps: c.substeps });
     world.addBody(body);
-    const columns = grid.columns;
-    const left: number[] = [];
-    const right: number[] = [];
-    for (let j = 0; j <= (c.grip === "columns" ? rows : 0); j++) {
-        left.push(j * columns);
-        right.push(j * columns + columns - 1);
-    }
-    for (const p of [...left, ...right]) {
-        body.setPinWeight(p, 1);
-    }
-    const start = Float64Array.from(body.positions);
     const result: PullResult = { body, world, left, right, tornEdges: [], records: [], maxEdgeRatio: 0, capacityEvents: 0 };
     for (let s = 1; s <= steps; s++) {
-        const d = c.speed * s * DT;
-        for (const p of left) body.setPinTarget(p, start[3 * p] - d, start[3 * p + 1], start[3 * p + 2]);
-        for (const p of right) body.setPinTarget(p, start[3 * p] + d, start[3 * p + 1], start[3 * p + 2]);
+        moveHandles(cloth, c, s, DT);
         world.step(DT);
         result.maxEdgeRatio = Math.max(result.maxEdgeRatio, world.stats.maxEdgeRatio);
         for (let e = 0; e < world.events.count; e++) {
@@ -83,32 +53,6 @@ function pull(c: PullCase, options: SoftBodyOptions, steps: number): PullResult 
         }
     }
     return result;
-}
-
-/** Connected pieces of the cloth: a label per particle (particles joined by a triangle share one). */
-function pieces(body: SoftBody): Int32Array {
-    const parent = Int32Array.from({ length: body.particleCount }, (_, i) => i);
-    const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i])));
-    const t = body.triangles;
-    for (let k = 0; k < t.length; k += 3) {
-        parent[root(t[k])] = root(t[k + 1]);
-        parent[root(t[k + 1])] = root(t[k + 2]);
-    }
-    return parent.map((_, i) => root(i));
-}
-
-/** The exact sum of positive doubles, as an integer count of 2⁻¹⁰⁷⁴ (the smallest double), so no rounding hides a change. */
-function exactSum(values: Float64Array, count: number): bigint {
-    const view = new DataView(new ArrayBuffer(8));
-    let sum = 0n;
-    for (let i = 0; i < count; i++) {
-        view.setFloat64(0, values[i]);
-        const bits = view.getBigUint64(0);
-        const exponent = Number((bits >> 52n) & 0x7ffn);
-        const fraction = bits & ((1n << 52n) - 1n);
-        sum += exponent === 0 ? fraction : (fraction | (1n << 52n)) << BigInt(exponent - 1);
-    }
-    return sum;
 }
 
 /** Particles whose triangles form more than one fan (triangles around a particle joined through shared edges). */

@@ -117,10 +117,11 @@ function drawingReader(demo: DemoPage): (() => Promise<DrawingState>) & { countS
 
 /**
  * The demos whose impostors all run on the GPU from their first steps: features the GPU has (self-collision for the
- * cape and the fold), impostors out of each other's reach (the Inspector showcase's trampoline and jelly) or stepped
- * together on the GPU when within it (the hammock's jelly and cloth), no dynamic body resting on them.
+ * cape and the fold, tearing for the banner), impostors out of each other's reach (the Inspector showcase's trampoline
+ * and jelly) or stepped together on the GPU when within it (the hammock's jelly and cloth), no dynamic body resting on
+ * them.
  */
-const ALL_ON_GPU = ["hanging-cloth", "flag", "cape", "jelly", "inspector", "fold", "hammock", "big-cloth"];
+const ALL_ON_GPU = ["hanging-cloth", "flag", "cape", "jelly", "inspector", "fold", "tear", "hammock", "big-cloth"];
 
 /**
  * The playground on Babylon's WebGPUEngine (`?engine=webgpu`), in Chromium on SwiftShader: every demo runs there, on

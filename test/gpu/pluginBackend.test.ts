@@ -444,14 +444,16 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         }
     }, 180_000);
 
-    test("an impostor within reach of one on the CPU (tearing) goes to the CPU before they touch, named, and back once apart", async () => {
+    test("an impostor within reach of one on the CPU (level of detail) goes to the CPU before they touch, named, and back once apart", async () => {
         const h = await scene();
         const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
         const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
-        // The same net, tearing (which keeps it on the CPU), and the free cloth 0.3 m above it.
+        // The same net, kept on the CPU by level of detail (its own substeps, as many as the world's: the same motion),
+        // and the free cloth 0.3 m above it.
         const netMesh = CreateGround("net", { width: 1, height: 1, subdivisions: 8 }, h.scene);
         netMesh.position.y = 1;
-        const net = new ClothImpostor(netMesh, { mass: 0.2, allowSleep: false, pins: [0, 8, 72, 80], tearRatio: 3 }, xpbd);
+        const net = new ClothImpostor(netMesh, { mass: 0.2, allowSleep: false, pins: [0, 8, 72, 80] }, xpbd);
+        net.body.substeps = xpbd.world.substeps;
         const dropMesh = CreateGround("drop", { width: 0.6, height: 0.6, subdivisions: 8 }, h.scene);
         dropMesh.position.y = 1.3;
         const drop = new ClothImpostor(dropMesh, { mass: 0.1, allowSleep: false }, xpbd);
@@ -473,7 +475,7 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         h.step(60);
         const lowest = extremeY(drop, 1);
         console.log(
-            `a cloth falling onto a tearing net went to the CPU after ${steps} steps, ${gapAtMove.toFixed(3)} m above it ` +
+            `a cloth falling onto a net on the CPU went to the CPU after ${steps} steps, ${gapAtMove.toFixed(3)} m above it ` +
                 `(contact distance ${contact} m); 60 steps later its lowest particle is ${(lowest - extremeY(net, 1)).toFixed(3)} m above the net's`,
         );
         expect(gapAtMove).toBeGreaterThan(contact);
@@ -481,7 +483,7 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         expect(lowest - extremeY(net, 1)).toBeGreaterThan(contact / 2);
         const warnings = warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("WebGPU backend"));
         expect(warnings).toEqual([
-            expect.stringContaining("tearing"),
+            expect.stringContaining("level of detail"),
             expect.stringContaining("contacts with an impostor that runs on the CPU"),
         ]);
         // Lifted 3 m away from the net: it goes back to the GPU 60 steps after they were last in reach.
@@ -492,7 +494,7 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         expect([net.backend, drop.backend]).toEqual(["cpu", "webgpu"]);
     }, 120_000);
 
-    test("the CPU spreads along a chain of impostors in reach: a cloth in reach only of one in reach of a tearing net goes too", async () => {
+    test("the CPU spreads along a chain of impostors in reach: a cloth in reach only of one in reach of a net on the CPU goes too", async () => {
         const h = await scene();
         const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
         const xpbd = new XpbdPlugin(h.scene, { backend: "webgpu", gpuDevice: device() });
@@ -502,7 +504,9 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
             return new ClothImpostor(mesh, { mass: 0.1, allowSleep: false, ...options }, xpbd);
         };
         // At rest a box reaches its thickness (0.01 m) and a fall of ½g(2/60 s)² ≈ 0.005 m: two boxes meet within 0.03 m.
-        const net = layer("net", 1, { pins: [0, 4, 20, 24], tearRatio: 3 });
+        const net = layer("net", 1, { pins: [0, 4, 20, 24] });
+        // On the CPU by level of detail (its own substeps, as many as the world's).
+        net.body.substeps = xpbd.world.substeps;
         const middle = layer("middle", 1.025, { pins: [0, 4, 20, 24] });
         const top = layer("top", 1.05, { pins: [0, 4, 20, 24] });
         await xpbd.whenBackendReadyAsync();
@@ -739,7 +743,7 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         expect(crossingEdges(body.positions, body.triangles)).toBe(0);
     }, 300_000);
 
-    test("a tearing cloth and a body held asleep by level of detail run on the CPU (named); dispose gives every body back", async () => {
+    test("a tearing cloth runs on the GPU; a body held asleep by level of detail runs on the CPU (named); dispose gives every body back", async () => {
         const h = await scene();
         // After the scene: setting Logger.LogLevels (the harness does) replaces Logger.Warn.
         const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
@@ -749,10 +753,10 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         const plain = cloth(h, xpbd);
         await xpbd.whenBackendReadyAsync();
         h.step();
-        expect(tearing.backend).toBe("cpu");
-        // The plain cloth, 1 m above the tearing one and out of its reach, runs on the GPU.
+        expect(tearing.backend).toBe("webgpu");
+        // The plain cloth, 1 m above the tearing one and out of its reach, runs on the GPU too, with no warning.
         expect(plain.backend).toBe("webgpu");
-        expect(warn.mock.calls.map((call) => String(call[0])).join("\n")).toContain("tearing (tearRatio)");
+        expect(warn).not.toHaveBeenCalled();
         tearing.dispose();
         h.step();
         expect(plain.backend).toBe("webgpu");

@@ -9,10 +9,7 @@
  * waited for.
  */
 import { Logger } from "@babylonjs/core/Misc/logger";
-import { DataBuffer } from "@babylonjs/core/Buffers/dataBuffer";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
-import type { WebGPUEngine } from "@babylonjs/core/Engines/webgpuEngine";
-import type { NullEngine } from "@babylonjs/core/Engines/nullEngine";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { createHavokScene } from "../support/havokScene";
@@ -21,58 +18,10 @@ import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor";
 import { DRAWN_READ_INTERVAL, GpuBackend } from "../../src/babylon/gpuBackend";
 import { GpuDrawnMesh } from "../../src/babylon/gpuDrawnMesh";
 import { RenderMeshSync } from "../../src/babylon/renderMeshSync";
-import { COPY_SRC, STORAGE } from "../../src/gpu/bodyBuffers";
 import { applyTetBinding } from "../../src/meshing/index";
 import { describeGpu } from "./support/gpuDevice";
+import { drawingEngine, settle } from "./support/drawingEngine";
 import { readFloats } from "./support/readBack";
-
-/** WebGPU's `GPUBufferUsage.VERTEX`. */
-const VERTEX = 0x20;
-
-/** A Babylon data buffer over a GPU buffer of the test's device. */
-class DeviceBuffer extends DataBuffer {
-    public constructor(public readonly buffer: GPUBuffer) {
-        super();
-        this.references = 1;
-        this.capacity = buffer.size;
-    }
-
-    public override get underlyingResource(): GPUBuffer {
-        return this.buffer;
-    }
-}
-
-/** `engine` made to create storage buffers on `device` (counting those released), as a `WebGPUEngine` does. */
-function drawingEngine(engine: NullEngine, device: GPUDevice): { engine: WebGPUEngine; released: () => number } {
-    let released = 0;
-    const patched = engine as unknown as {
-        createStorageBuffer(size: number, flags: number, label?: string): DataBuffer;
-        _releaseBuffer(buffer: DataBuffer): boolean;
-    };
-    const release = patched._releaseBuffer.bind(engine);
-    patched.createStorageBuffer = (size, _flags, label) =>
-        new DeviceBuffer(device.createBuffer({ size, usage: STORAGE | VERTEX | COPY_SRC, label }));
-    patched._releaseBuffer = (buffer) => {
-        if (!(buffer instanceof DeviceBuffer)) {
-            return release(buffer);
-        }
-        // As the WebGPU engine's buffer manager: destroyed when the count reaches 0 (the storage buffer and the
-        // vertex buffer over it both release it).
-        if (--buffer.references !== 0) {
-            return false;
-        }
-        buffer.buffer.destroy();
-        released++;
-        return true;
-    };
-    return { engine: engine as unknown as WebGPUEngine, released: () => released };
-}
-
-/** Lets the read-backs in flight arrive (their promise chains run after the queue's work and a macrotask). */
-async function settle(device: GPUDevice): Promise<void> {
-    await device.queue.onSubmittedWorkDone();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-}
 
 describeGpu("a soft body drawn from GPU buffers by the WebGPU backend", (testDevice) => {
     test("reads its state back every 6 steps, keeps every drawn vertex inside its bounds, and hands back to CPU buffers", async () => {
