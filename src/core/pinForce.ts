@@ -34,6 +34,14 @@ export function measurePinForce(body: SoftBody, gravity: Float64Array, context: 
     const dt = context.dt;
     const start = body._startMomentum;
     const contact = body.contacts.impulse;
+    if (body.sleeping && body._slowTime > 0) {
+        // No contacts run on a sleeping body, but what rests on it (the ground under it, a jelly in a hammock) does
+        // not go away: its pins go on carrying the mean load of the time it came to rest in.
+        const share = dt / body._slowTime;
+        contact[0] = share * body._slowImpulse[0];
+        contact[1] = share * body._slowImpulse[1];
+        contact[2] = share * body._slowImpulse[2];
+    }
     const v = body.velocities;
     const w = body.inverseMasses;
     const m = body.masses;

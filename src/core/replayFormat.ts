@@ -22,7 +22,7 @@ export interface ParseReplayOptions {
     maxBytes?: number;
 }
 
-const SNAPSHOT_TAGS = new Set(["WRLD", "BODY", "TOPO", "COLL", "opts"]);
+const SNAPSHOT_TAGS = new Set(["WRLD", "BODY", "TOPO", "load", "COLL", "opts"]);
 const LISTS = ["triangles", "stretch", "shear", "bend", "tets"] as const;
 
 /** Writes a replay as bytes. */

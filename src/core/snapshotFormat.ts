@@ -11,6 +11,8 @@
  *   stretch pairs s, shear pairs h, bend elements b, particles made by tearing, flags (1 exhausted); u32 arrays
  *   triangles (3t), stretch (2s), shear (2h), bend (4b); f64 arrays rest positions (3n), masses (n); n bytes of
  *   torn flags. See `XpbdTopologySnapshot`.
+ * - `load` (ancillary; one per body with contact impulses summed while it was slow): u32 index, u32 0; f64 ×3 (see
+ *   `XpbdBodySnapshot.slowImpulse`; zero without the section).
  * - `COLL` (one when the world's colliders were saved): u32 count, u32 0; per collider u32 shape count, u32 0 and
  *   20 f64 (see `XpbdColliderSnapshot.state`).
  * - `opts` (ancillary, optional): the options as UTF-8 JSON.
@@ -69,6 +71,11 @@ export function snapshotSections(snapshot: XpbdSnapshot): { tag: string; payload
         sections.push({ tag: "BODY", payload: w.result() });
     });
     snapshot.bodies.forEach((body, index) => {
+        if (body.slowImpulse.some((j) => j !== 0)) {
+            sections.push({ tag: "load", payload: new PayloadWriter().u32(index).u32(0).f64s(body.slowImpulse).result() });
+        }
+    });
+    snapshot.bodies.forEach((body, index) => {
         if (body.topology !== null) {
             sections.push({ tag: "TOPO", payload: topologyPayload(index, body.particleCount, body.topology) });
         }
@@ -99,8 +106,8 @@ export function parseSnapshot(data: ArrayBuffer | ArrayBufferView, options: Pars
 }
 
 /**
- * Builds a snapshot from the sections `WRLD`, `BODY`, `TOPO`, `COLL` and `opts` of a container (other known sections are
- * the caller's: pass only those); validates it before returning.
+ * Builds a snapshot from the sections `WRLD`, `BODY`, `TOPO`, `load`, `COLL` and `opts` of a container (other known
+ * sections are the caller's: pass only those); validates it before returning.
  */
 export function readSnapshotSections(sections: readonly ContainerSection[], defaultsVersion: number, what: string): XpbdSnapshot {
     let world: ContainerSection | undefined;
@@ -108,6 +115,7 @@ export function readSnapshotSections(sections: readonly ContainerSection[], defa
     let options = "";
     const bodies: ContainerSection[] = [];
     const topologies: ContainerSection[] = [];
+    const loads: ContainerSection[] = [];
     for (const section of sections) {
         switch (section.tag) {
             case "WRLD":
@@ -118,6 +126,9 @@ export function readSnapshotSections(sections: readonly ContainerSection[], defa
                 break;
             case "TOPO":
                 topologies.push(section);
+                break;
+            case "load":
+                loads.push(section);
                 break;
             case "COLL":
                 colliders = once(colliders, section, what);
@@ -161,7 +172,7 @@ export function readSnapshotSections(sections: readonly ContainerSection[], defa
         lastAir,
         substeps,
         iterations,
-        bodies: readBodies(bodies, topologies, what),
+        bodies: readBodies(bodies, topologies, loads, what),
         colliders: readColliders(colliders, colliderCount, what),
         options,
     };
@@ -169,7 +180,12 @@ export function readSnapshotSections(sections: readonly ContainerSection[], defa
     return snapshot;
 }
 
-function readBodies(sections: readonly ContainerSection[], topologies: readonly ContainerSection[], what: string): XpbdBodySnapshot[] {
+function readBodies(
+    sections: readonly ContainerSection[],
+    topologies: readonly ContainerSection[],
+    loads: readonly ContainerSection[],
+    what: string,
+): XpbdBodySnapshot[] {
     const bodies: XpbdBodySnapshot[] = new Array<XpbdBodySnapshot>(sections.length);
     for (const section of sections) {
         const r = section.payload;
@@ -204,6 +220,7 @@ function readBodies(sections: readonly ContainerSection[], topologies: readonly 
             wakeRequested: (flags & FLAG_WAKE) !== 0,
             pinsDirty: (flags & FLAG_PINS_DIRTY) !== 0,
             slowTime,
+            slowImpulse: new Float64Array(3),
             positions,
             previousPositions,
             velocities,
@@ -223,6 +240,17 @@ function readBodies(sections: readonly ContainerSection[], topologies: readonly 
             throw new XpbdDataError("malformed", `${what} TOPO section has index ${index}, out of range or repeated`);
         }
         body.topology = readTopology(r, body.particleCount, `${what} body ${index}`);
+    }
+    const loaded = new Uint8Array(bodies.length);
+    for (const section of loads) {
+        const r = section.payload;
+        const index = r.u32();
+        if (index >= bodies.length || loaded[index] === 1 || r.u32() !== 0) {
+            throw new XpbdDataError("malformed", `${what} load section has index ${index}, out of range or repeated`);
+        }
+        loaded[index] = 1;
+        bodies[index].slowImpulse = r.f64s(3);
+        r.end();
     }
     return bodies;
 }

@@ -105,7 +105,7 @@ export class SoftBody {
      * Force (N, world) the pins exerted on the body, averaged over the last step: through the edges and tethers of
      * weight-1 pins, the attachments of soft pins, and the loads of bodies resting on held particles. A cloth hanging
      * at rest with a crate on it has `−(cloth + crate mass) × gravity` here. Measured by momentum balance (see
-     * `pinForce.ts`).
+     * `pinForce.ts`); while the body sleeps, the mean load of the time it came to rest in stays on it.
      */
     public readonly pinForce = new Float64Array(3);
     /** Momentum of the free particles at the start of the step (N·s). @internal */
@@ -166,6 +166,11 @@ export class SoftBody {
     public holdAsleep = false;
     /** Seconds the body has been slow. @internal */
     public _slowTime = 0;
+    /**
+     * The contact impulses on the body summed over its slow time (N·s): asleep, it goes on reporting their mean as the
+     * load on its pins (see `pinForce.ts`). @internal
+     */
+    public readonly _slowImpulse = new Float64Array(3);
     /** Set by API calls that must wake the body before the next step. @internal */
     public _wakeRequested = false;
     /** Last valid positions, restored (at rest) when the state turns invalid. @internal */

@@ -40,6 +40,8 @@ export interface XpbdBodySnapshot {
     pinsDirty: boolean;
     /** Seconds the body has been slow (towards sleep). */
     slowTime: number;
+    /** Contact impulses (N·s, x y z) summed over that time: a sleeping body's load on its pins. */
+    slowImpulse: Float64Array;
     /** Positions (m, world). */
     positions: Float64Array;
     /** Positions at the start of the last substep. */
@@ -155,6 +157,7 @@ function captureBody(body: SoftBody): XpbdBodySnapshot {
         wakeRequested: body._wakeRequested,
         pinsDirty: body.pins.dirty,
         slowTime: body._slowTime,
+        slowImpulse: body._slowImpulse.slice(),
         positions: body.positions.slice(0, 3 * n),
         previousPositions: body.previousPositions.slice(0, 3 * n),
         velocities: body.velocities.slice(0, 3 * n),
@@ -236,6 +239,7 @@ function validateBody(body: XpbdBodySnapshot, name: string): void {
         }
     }
     finite(body.slowTime, `${name} slowTime`, 0);
+    vector(body.slowImpulse, 3, `${name} slowImpulse`);
     for (const key of ["positions", "previousPositions", "validPositions"] as const) {
         vector(body[key], 3 * n, `${name} ${key}`, MAX_COORDINATE);
     }
@@ -358,6 +362,7 @@ function restoreBody(body: SoftBody, state: XpbdBodySnapshot): void {
     body.pins.dirty = state.pinsDirty;
     body.sleeping = state.sleeping;
     body._slowTime = state.slowTime;
+    body._slowImpulse.set(state.slowImpulse);
     body._wakeRequested = state.wakeRequested;
 }
 

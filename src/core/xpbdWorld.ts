@@ -394,6 +394,7 @@ export class XpbdWorld {
         } else if (body.sleeping && (body._wakeRequested || body.pins.targetsMove() || this._broadPhase.movingColliderNear(body))) {
             body.sleeping = false;
             body._slowTime = 0;
+            body._slowImpulse.fill(0);
             this.events.push(SoftBodyEventType.Wake, body.id, -1, 0);
         }
         body._wakeRequested = false;
@@ -586,10 +587,16 @@ export class XpbdWorld {
         if (overStretched >= 0) {
             this.events.push(SoftBodyEventType.OverStretch, body.id, overStretched, stats.maxEdgeRatio);
         }
+        const slowImpulse = body._slowImpulse;
         if (body.allowSleep && maxSpeed2 < body.sleepVelocity * body.sleepVelocity) {
             body._slowTime += dt;
+            const impulse = body.contacts.impulse;
+            slowImpulse[0] += impulse[0];
+            slowImpulse[1] += impulse[1];
+            slowImpulse[2] += impulse[2];
         } else {
             body._slowTime = 0;
+            slowImpulse.fill(0);
         }
     }
 

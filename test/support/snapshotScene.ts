@@ -72,7 +72,7 @@ export function snapshotScene(clothSegments = 12): SnapshotScene {
 export function fullState(world: XpbdWorld): BigUint64Array {
     const parts: number[] = [world.time, world.airDensity, ...world.wind, ...world._air, ...world.gravity];
     for (const body of world.bodies) {
-        parts.push(body.sleeping ? 1 : 0, body._slowTime, body._wakeRequested ? 1 : 0, body.pins.dirty ? 1 : 0);
+        parts.push(body.sleeping ? 1 : 0, body._slowTime, ...body._slowImpulse, body._wakeRequested ? 1 : 0, body.pins.dirty ? 1 : 0);
         for (const array of [
             body.positions,
             body.previousPositions,
