@@ -247,8 +247,8 @@ function shapeBlock(shape: ColliderShape): Float32Array {
  * particles attached to static and kinematic colliders). Missing today: attachments to dynamic colliders (ropes tied to
  * bodies that move under their forces, whose held solve moves the body within the step), level of detail, and
  * constraint kinds without a kernel (none of the core's today). Dynamic colliders are coupled within the step, with
- * the core's held contacts (see docs/webgpu.md); each body moves its own copy of one, so the caller decides where
- * that is not good enough (the plugin moves two soft bodies that one dynamic body rests on to the CPU). What the GPU does
+ * the core's held contacts (see docs/webgpu.md); bodies that touch the same one step in one `GpuContactGroup`, which
+ * moves it once from all their contacts (alone, each body would move its own copy). What the GPU does
  * differently without changing the motion (figures reduced on demand, sleep left to the host, no contact figures,
  * no events) is not a missing feature: see docs/webgpu.md.
  */
