@@ -382,8 +382,11 @@ export class GpuContactGroup {
     private _encodeProject(pass: GPUComputePassEncoder): void {
         this._gather(pass);
         pass.setBindGroup(0, this._group);
-        pass.setPipeline(this._pipelines.bodyContacts.projectPairs);
-        pass.dispatchWorkgroups(Math.ceil(this._triangles / WORKGROUP_SIZE));
+        // A group of ropes (tied to one plank) has no triangles, so no contacts to project.
+        if (this._triangles > 0) {
+            pass.setPipeline(this._pipelines.bodyContacts.projectPairs);
+            pass.dispatchWorkgroups(Math.ceil(this._triangles / WORKGROUP_SIZE));
+        }
         pass.setPipeline(this._pipelines.bodyTransfer.scatter);
         this._perBody(pass);
     }
