@@ -24,10 +24,10 @@ fn rotationRows(q: vec4<f32>) -> mat3x3<f32> {
 /**
  * The change of a dynamic collider's velocities (`dv`, `dOmega`) from the impulses added to its accumulator since the
  * motion kernel last applied them, as the core's `_applyImpulse`: Δv = J/M with the load's share taken off along its
- * axis, Δω = I⁻¹L (the world inverse inertia of the record, the last substep's). `accumulated(word)` reads three
- * accumulator words; `impulseChange(r, linear, angular)` takes the record's vec4 index and the linear and angular
- * words now (its words already applied are subtracted: two's-complement differences, exact even where a sum wrapped,
- * whatever order the threads added in). Shared by the motion kernel and the held solve, over `colliders` and `lambdas`.
+ * axis, Δω = I⁻¹L (the world inverse inertia of the record: the last substep's, or as the attachments last turned
+ * the body). `accumulated(word)` reads three accumulator words; `impulseChange(r, linear, angular)` takes the
+ * record's vec4 index and the linear and angular words now (its words already applied are subtracted:
+ * two's-complement differences, exact even where a sum wrapped, whatever order the threads added in). Shared by the motion kernel and the held solve, over `colliders` and `lambdas`.
  */
 export const IMPULSE_CHANGE_WGSL = /* wgsl */ `
 struct Change {
