@@ -32,32 +32,21 @@ export type XpbdBackendOption = "auto" | XpbdBackend;
 export const BACKEND_OPTIONS: readonly XpbdBackendOption[] = ["auto", "cpu", "webgpu"];
 
 /**
- * The share of a dynamic body's weight (over a step) that a GPU body's push against gravity must reach for the body
- * to count as resting on it (see {@link GpuBackend}): well above the brush of a cloth passing by, well below a rest.
- */
-const SUPPORT_SHARE = 0.25;
-
-/**
- * Steps an impostor sent to the CPU by a body resting on it and on another soft body stays there after the last step in
- * which a dynamic body rested on a soft body (1 s at 60 Hz): a body that bounces on a cloth or a jelly does not send it
- * back and forth.
+ * Steps an impostor stays in the GPU group, or on the CPU, after it was last within reach of another (1 s at 60 Hz):
+ * a body that bounces on a cloth or a jelly does not send it back and forth.
  */
 const SUPPORT_HOLD_STEPS = 60;
-
-/**
- * The feature named when one dynamic body rests on two soft bodies on the GPU at once: each GPU body moves its own copy
- * of the rigid body within the step, so each would hold it up alone and the host would add both pushes.
- */
-const SHARED_SUPPORT_FEATURE = "a dynamic body resting on two soft bodies at once (same-step coupling is per body)";
 
 /** Where a GPU body's impulses on dynamic colliders go: the Havok bridge's `applyLateImpulse`. */
 export type LateImpulseSink = (collider: Collider, linear: Float64Array, angular: Float64Array, seconds: number) => void;
 
 /**
- * The feature named when an impostor may touch one that runs on the CPU (contacts between soft bodies run where both
- * bodies are: on the GPU in a `GpuContactGroup`, or on the CPU).
+ * The feature named when an impostor may touch one that runs on the CPU, or a dynamic body that one touches (contacts
+ * between soft bodies, and the one motion of a dynamic body within the step, run where both bodies are: on the GPU in a
+ * `GpuContactGroup`, or on the CPU).
  */
-const CONTACT_FEATURE = "contacts with an impostor that runs on the CPU (softContacts; within reach of each other)";
+const CONTACT_FEATURE =
+    "contacts with an impostor that runs on the CPU (softContacts, or a dynamic body both may touch; within reach of each other)";
 
 /**
  * Steps between two state read-backs of a body drawn from GPU buffers (10 a second at 60 Hz): they only feed the
@@ -132,10 +121,9 @@ interface GpuBody {
  * (`GpuSoftBodySolver`), and the impulses of step n, read back asynchronously, are handed to the Havok bridge before
  * step n + 1 (see {@link addColliderImpulses}), which gives the body the velocity and the displacement Havok's step n
  * went without: it starts step n + 1 where the GPU left it, so a rigid body rests on a GPU cloth or jelly, a heavy one
- * on a pinned cloth too (the GPU's held contacts hand its load to the pins). What stays on the CPU is a dynamic body
- * held up by two GPU bodies at once (each moves its own copy of it): both go to the CPU, until no dynamic body has
- * rested on a soft body for {@link SUPPORT_HOLD_STEPS} steps. A body leaving the GPU keeps its solver until the
- * impulses of its steps in flight are handed on.
+ * on a pinned cloth too (the GPU's held contacts hand its load to the pins). Impostors that a dynamic body may touch
+ * at once step together (see {@link _findNear}), and the group moves the body once from all of their contacts. A body
+ * leaving the GPU keeps its solver until the impulses of its steps in flight are handed on.
  *
  * Contacts between impostors (the world's `softContacts`) run where both bodies are: GPU impostors within reach of
  * each other step together in one {@link GpuContactGroup}, and an impostor within reach of one on the CPU goes to the
@@ -151,25 +139,6 @@ export class GpuBackend {
     /** Settles when the kernels are compiled or failed to (never rejects). */
     public readonly compiled: Promise<void>;
     private _warnedOverflow = false;
-    /**
-     * Impostors sent to the CPU because a dynamic body rested on them and on another soft body at once, until none has
-     * rested on a soft body for a while.
-     */
-    private readonly _sharing = new Set<SoftImpostor>();
-    /** The GPU impostor that last held each dynamic collider up, and in which hand-over (see {@link addColliderImpulses}). */
-    private readonly _supporter = new Map<Collider, SoftImpostor>();
-    private readonly _supportRound = new Map<Collider, number>();
-    /** Forgets the supporters of earlier hand-overs (colliders may be gone); made once, so pruning allocates nothing. */
-    private readonly _prune = (round: number, collider: Collider): void => {
-        if (round < this._round - 1) {
-            this._supporter.delete(collider);
-            this._supportRound.delete(collider);
-        }
-    };
-    /** Count of {@link addColliderImpulses} calls. */
-    private _round = 0;
-    /** Steps left before {@link _sharing} is cleared (see {@link SUPPORT_HOLD_STEPS}). */
-    private _supportHold = 0;
     /** Solvers of bodies that left the GPU, kept until the impulses of their last steps are handed on. */
     private readonly _retired: { solver: GpuSoftBodySolver; settled: boolean; addImpulses: (impulses: StepImpulses) => void }[] = [];
     /**
@@ -192,7 +161,11 @@ export class GpuBackend {
     private _overlaps = new Uint8Array(0);
     /** Per impostor: whether it runs on the CPU this step (its own features, or within reach of one that does). */
     private _onCpu = new Uint8Array(0);
-    /** The length of the current step (s), for the support test; before a step, the last one's. */
+    /** Per impostor: whether its box overlaps the dynamic collider's being tested (see {@link _shareDynamicBodies}). */
+    private _touching = new Uint8Array(0);
+    /** A dynamic collider's box (min xyz, max xyz; see {@link colliderBox}). */
+    private readonly _colliderBox = new Float64Array(6);
+    /** The length of the current step (s), for the late impulses; before a step, the last one's. */
     private _dt = 0;
     /** Where {@link addColliderImpulses} hands the impulses. */
     private _sink: LateImpulseSink | null = null;
@@ -252,12 +225,6 @@ export class GpuBackend {
         const airChanged = air[0] !== world.wind[0] || air[1] !== world.wind[1] || air[2] !== world.wind[2] || air[3] !== world.airDensity;
         air.set(world.wind);
         air[3] = world.airDensity;
-        if (this._sharing.size > 0) {
-            this._supportHold = this._restsOnSoftBody() ? SUPPORT_HOLD_STEPS : this._supportHold - 1;
-            if (this._supportHold <= 0) {
-                this._sharing.clear();
-            }
-        }
         this._findNear(impostors, dt);
         const members = this._members;
         members.length = 0;
@@ -318,8 +285,6 @@ export class GpuBackend {
      */
     public addColliderImpulses(apply: LateImpulseSink): void {
         this._sink = apply;
-        this._round++;
-        this._supportRound.forEach(this._prune);
         for (const gpu of this._bodies.values()) {
             gpu.solver.consumeColliderImpulses(gpu.addImpulses);
         }
@@ -355,7 +320,6 @@ export class GpuBackend {
 
     /** Moves `impostor` back to the CPU world (its last read-back state) and releases its GPU buffers. */
     public remove(impostor: SoftImpostor): void {
-        this._sharing.delete(impostor);
         this._near.delete(impostor);
         this._grouped.delete(impostor);
         const gpu = this._bodies.get(impostor);
@@ -376,9 +340,6 @@ export class GpuBackend {
             entry.solver.dispose();
         }
         this._retired.length = 0;
-        this._sharing.clear();
-        this._supporter.clear();
-        this._supportRound.clear();
         this._near.clear();
         this._grouped.clear();
         this._group?.dispose();
@@ -396,11 +357,7 @@ export class GpuBackend {
 
     /** The first feature of the impostor itself (not of its neighbours) that keeps it on the CPU, or null. */
     private _ownUnsupported(impostor: SoftImpostor): string | null {
-        return (
-            impostor._gpuUnsupportedFeature() ??
-            (this._sharing.has(impostor) ? SHARED_SUPPORT_FEATURE : null) ??
-            unsupportedGpuFeature(impostor.body)
-        );
+        return impostor._gpuUnsupportedFeature() ?? unsupportedGpuFeature(impostor.body);
     }
 
     /**
@@ -412,19 +369,24 @@ export class GpuBackend {
      * collision groups let them touch and whose boxes overlap are in reach of each other: when one of them runs on the
      * CPU (for a feature of its own, or in reach of one that does, and so on), both do ({@link _near}), else both join
      * the GPU group ({@link _grouped}), each for {@link SUPPORT_HOLD_STEPS} steps more after they last were in reach
-     * (a ball bouncing on a cloth does not send it back and forth).
+     * (a ball bouncing on a cloth does not send it back and forth). Two impostors whose boxes both overlap a dynamic
+     * body's ({@link colliderBox}: its shapes, grown by how far it may move over two steps), or that have particles
+     * attached to it wherever their boxes are (a rope tied to a plank by an anchor off its shapes), are in reach of each
+     * other too, whatever their collision groups and even with `softContacts` off: the body moves once within the step
+     * from the contacts and attachments of both (as the CPU world moves it), which the group does on the GPU.
      */
     private _findNear(impostors: readonly SoftImpostor[], dt: number): void {
         countDown(this._near);
         countDown(this._grouped);
         const count = impostors.length;
-        if (!this._world.softContacts.enabled || count < 2) {
+        if (count < 2) {
             return;
         }
         if (this._boxes.length < 6 * count) {
             this._boxes = new Float64Array(6 * count);
             this._overlaps = new Uint8Array(count * count);
             this._onCpu = new Uint8Array(count);
+            this._touching = new Uint8Array(count);
         }
         const boxes = this._boxes;
         const overlapping = this._overlaps;
@@ -441,11 +403,13 @@ export class GpuBackend {
             // Before the kernels are compiled every impostor is on the CPU, where contacts need no choice.
             onCpu[i] = this._compiled === true && (this._near.has(impostor) || this._ownUnsupported(impostor) !== null) ? 1 : 0;
         }
+        const contacts = this._world.softContacts.enabled;
         for (let i = 0; i < count; i++) {
             for (let j = i + 1; j < count; j++) {
-                overlapping[i * count + j] = pairAllowed(impostors[i].body, impostors[j].body) && overlaps(boxes, i, j) ? 1 : 0;
+                overlapping[i * count + j] = contacts && pairAllowed(impostors[i].body, impostors[j].body) && overlaps(boxes, i, j) ? 1 : 0;
             }
         }
+        this._shareDynamicBodies(impostors, dt);
         // The CPU spreads along chains of impostors in reach of each other (each round reaches one more link).
         let spread = true;
         while (spread) {
@@ -466,6 +430,45 @@ export class GpuBackend {
                     const held = onCpu[i] === 1 ? this._near : this._grouped;
                     held.set(impostors[i], SUPPORT_HOLD_STEPS);
                     held.set(impostors[j], SUPPORT_HOLD_STEPS);
+                }
+            }
+        }
+    }
+
+    /**
+     * Marks in {@link _overlaps} the pairs of impostors that may both touch a dynamic collider: their boxes overlap its
+     * box, or particles of theirs are attached to it (see {@link _findNear}).
+     */
+    private _shareDynamicBodies(impostors: readonly SoftImpostor[], dt: number): void {
+        const count = impostors.length;
+        const boxes = this._boxes;
+        const touching = this._touching;
+        const colliders = this._world.colliders;
+        const box = this._colliderBox;
+        for (let c = 0; c < colliders.length; c++) {
+            const collider = colliders[c];
+            if (collider.motion !== ColliderMotion.Dynamic) {
+                continue;
+            }
+            colliderBox(collider, 2 * dt, box);
+            for (let i = 0; i < count; i++) {
+                const o = 6 * i;
+                touching[i] =
+                    (boxes[o] <= box[3] &&
+                        boxes[o + 3] >= box[0] &&
+                        boxes[o + 1] <= box[4] &&
+                        boxes[o + 4] >= box[1] &&
+                        boxes[o + 2] <= box[5] &&
+                        boxes[o + 5] >= box[2]) ||
+                    attachedTo(impostors[i].body, collider)
+                        ? 1
+                        : 0;
+            }
+            for (let i = 0; i < count; i++) {
+                for (let j = i + 1; j < count; j++) {
+                    if (touching[i] === 1 && touching[j] === 1) {
+                        this._overlaps[i * count + j] = 1;
+                    }
                 }
             }
         }
@@ -551,7 +554,7 @@ export class GpuBackend {
         const gpu: GpuBody = {
             solver,
             reading: null,
-            addImpulses: (impulses) => this._addImpulses(impostor, impulses),
+            addImpulses: (impulses) => this._addImpulses(impulses),
             drawn: this._draw(impostor, solver),
             stepsSinceRead: 0,
             stateStep: 0,
@@ -736,13 +739,9 @@ export class GpuBackend {
         });
     }
 
-    /**
-     * Adds one GPU step's impulses on the dynamic colliders to their accumulators, and notes whether one of them rests
-     * on `impostor`: pushed against gravity by at least {@link SUPPORT_SHARE} of its weight over the step.
-     */
-    private _addImpulses(impostor: SoftImpostor, impulses: StepImpulses): void {
+    /** Hands one GPU step's impulses on the dynamic colliders to {@link _sink}. */
+    private _addImpulses(impulses: StepImpulses): void {
         const { colliders, linear, angular, overflowed } = impulses;
-        const gpu = this._bodies.get(impostor);
         for (let c = 0; c < colliders.length; c++) {
             const collider = colliders[c];
             if (overflowed[c] !== 0) {
@@ -758,40 +757,7 @@ export class GpuBackend {
                 this._angular[axis] = angular[3 * c + axis];
             }
             this._sink?.(collider, this._linear, this._angular, this._dt);
-            if (!gpu || !this._supports(collider, linear[3 * c], linear[3 * c + 1], linear[3 * c + 2])) {
-                continue;
-            }
-            // Held up by another GPU body in this hand-over or the one before (their read-backs may come a frame apart).
-            const other = this._supporter.get(collider);
-            if (other !== undefined && other !== impostor) {
-                this._sharing.add(impostor);
-                this._sharing.add(other);
-                this._supportHold = SUPPORT_HOLD_STEPS;
-            }
-            this._supporter.set(collider, impostor);
-            this._supportRound.set(collider, this._round);
         }
-    }
-
-    /** Whether the impulse (N·s) holds `collider` up by at least {@link SUPPORT_SHARE} of its weight over a step. */
-    private _supports(collider: Collider, jx: number, jy: number, jz: number): boolean {
-        const g = this._world.gravity;
-        const gravity = Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-        const up = -(jx * g[0] + jy * g[1] + jz * g[2]) / gravity;
-        return gravity > 0 && up > SUPPORT_SHARE * collider.mass * gravity * this._dt;
-    }
-
-    /** Whether a dynamic collider was held up by soft bodies in the last step (its impulse, CPU and GPU bodies together). */
-    private _restsOnSoftBody(): boolean {
-        const colliders = this._world.colliders;
-        for (let c = 0; c < colliders.length; c++) {
-            const collider = colliders[c];
-            const j = collider.impulse;
-            if (collider.motion === ColliderMotion.Dynamic && this._supports(collider, j[0], j[1], j[2])) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
@@ -939,6 +905,67 @@ function particleBox(positions: Float64Array, count: number, margin: number, out
         }
         out[o + axis] = min - margin;
         out[o + 3 + axis] = max + margin;
+    }
+}
+
+/** Whether a particle of `body` is attached to `collider` (a scan of its attachments, skipped when the collider has none). */
+function attachedTo(body: SoftBody, collider: Collider): boolean {
+    if (collider.attachedParticles === 0) {
+        return false;
+    }
+    const attachments = body.attachments;
+    for (let a = 0; a < attachments.count; a++) {
+        if (attachments.colliders[attachments.particles[a]] === collider) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/**
+ * The world box (min xyz, max xyz) of `collider`'s shapes into `out`, grown by how far it may move in `time` seconds
+ * at its velocities and acceleration (its turn about its centre of mass included). A shape without finite bounds (a
+ * plane) makes the box infinite.
+ */
+function colliderBox(collider: Collider, time: number, out: Float64Array): void {
+    out.fill(Infinity, 0, 3);
+    out.fill(-Infinity, 3, 6);
+    const m = collider._matrix;
+    const p = collider.position;
+    const com = collider._com;
+    let reach = 0;
+    for (let s = 0; s < collider.shapes.length; s++) {
+        const local = collider.shapes[s].bounds;
+        if (!Number.isFinite(local[0] - local[3])) {
+            out.fill(-Infinity, 0, 3);
+            out.fill(Infinity, 3, 6);
+            return;
+        }
+        const cx = (local[0] + local[3]) / 2;
+        const cy = (local[1] + local[4]) / 2;
+        const cz = (local[2] + local[5]) / 2;
+        const hx = (local[3] - local[0]) / 2;
+        const hy = (local[4] - local[1]) / 2;
+        const hz = (local[5] - local[2]) / 2;
+        for (let axis = 0; axis < 3; axis++) {
+            const r = 3 * axis;
+            const center = p[axis] + m[r] * cx + m[r + 1] * cy + m[r + 2] * cz;
+            const half = Math.abs(m[r]) * hx + Math.abs(m[r + 1]) * hy + Math.abs(m[r + 2]) * hz;
+            out[axis] = Math.min(out[axis], center - half);
+            out[3 + axis] = Math.max(out[3 + axis], center + half);
+            reach = Math.max(reach, Math.abs(center - com[axis]) + half);
+        }
+    }
+    const v = collider.linearVelocity;
+    const w = collider.angularVelocity;
+    const a = collider.acceleration;
+    // Its speed, its turn (each corner within √3 × the largest offset along an axis of its centre of mass) and its fall.
+    const sweep =
+        (Math.hypot(v[0], v[1], v[2]) + Math.hypot(w[0], w[1], w[2]) * Math.sqrt(3) * reach) * time +
+        0.5 * Math.hypot(a[0], a[1], a[2]) * time * time;
+    for (let axis = 0; axis < 3; axis++) {
+        out[axis] -= sweep;
+        out[3 + axis] += sweep;
     }
 }
 

@@ -22,6 +22,34 @@ fn rotationRows(q: vec4<f32>) -> mat3x3<f32> {
 `;
 
 /**
+ * The change of a dynamic collider's velocities (`dv`, `dOmega`) from the impulses added to its accumulator since the
+ * motion kernel last applied them, as the core's `_applyImpulse`: Δv = J/M with the load's share taken off along its
+ * axis, Δω = I⁻¹L (the world inverse inertia of the record: the last substep's, or as the attachments last turned
+ * the body). `accumulated(word)` reads three accumulator words; `impulseChange(r, linear, angular)` takes the
+ * record's vec4 index and the linear and angular words now (its words already applied are subtracted:
+ * two's-complement differences, exact even where a sum wrapped, whatever order the threads added in). Shared by the motion kernel and the held solve, over `colliders` and `lambdas`.
+ */
+export const IMPULSE_CHANGE_WGSL = /* wgsl */ `
+struct Change {
+    dv: vec3<f32>,
+    dOmega: vec3<f32>,
+}
+
+fn accumulated(word: u32) -> vec3<i32> {
+    return vec3<i32>(atomicLoad(&lambdas[word]), atomicLoad(&lambdas[word + 1u]), atomicLoad(&lambdas[word + 2u]));
+}
+
+fn impulseChange(r: u32, linear: vec3<i32>, angular: vec3<i32>) -> Change {
+    let j = vec3<f32>(linear - bitcast<vec4<i32>>(colliders[r + 9u]).xyz) / colliders[r + 6u].w;
+    let l = vec3<f32>(angular - bitcast<vec3<i32>>(colliders[r + 10u].xyz)) / colliders[r + 8u].w;
+    let axis = colliders[r + 8u].xyz;
+    let inertia = mat3x3<f32>(colliders[r + 11u].xyz, colliders[r + 12u].xyz, colliders[r + 13u].xyz);
+    // The inverse inertia's rows dotted with L (symmetric).
+    return Change(j * colliders[r].w - dot(j, axis) * colliders[r + 2u].w * axis, l * inertia);
+}
+`;
+
+/**
  * Same-step coupling of dynamic colliders, one thread per dynamic collider, as the core's `Collider` moves one inside
  * `XpbdWorld.step`:
  *
@@ -70,6 +98,8 @@ fn worldInverseInertia(r: u32, q: vec4<f32>) -> mat3x3<f32> {
     return c * mat3x3<f32>(vec3<f32>(d.x, 0.0, 0.0), vec3<f32>(0.0, d.y, 0.0), vec3<f32>(0.0, 0.0, d.z)) * transpose(c);
 }
 
+${IMPULSE_CHANGE_WGSL}
+
 fn keepW(index: u32, xyz: vec3<f32>) {
     colliders[index] = vec4<f32>(xyz, colliders[index].w);
 }
@@ -88,40 +118,35 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     var v = colliders[r + 2u].xyz;
     let loadShare = colliders[r + 2u].w;
     var omega = colliders[r + 3u].xyz;
-    // Rows of the world inverse inertia (symmetric, so rows and columns alike).
+    // Rows of the world inverse inertia (symmetric, so rows and columns alike): the last substep's until it turns.
     var inertia = mat3x3<f32>(colliders[r + 11u].xyz, colliders[r + 12u].xyz, colliders[r + 13u].xyz);
-    // The impulses added to the accumulator since the last mode (its words now less those already applied: integer
-    // sums, so the difference is exact and does not depend on thread order).
+    // The impulses added to the accumulator since the last mode (see IMPULSE_CHANGE_WGSL).
     let word = u32(colliders[r + 5u].w);
-    let linear = vec3<i32>(atomicLoad(&lambdas[word]), atomicLoad(&lambdas[word + 1u]), atomicLoad(&lambdas[word + 2u]));
-    let angular = vec3<i32>(atomicLoad(&lambdas[word + 3u]), atomicLoad(&lambdas[word + 4u]), atomicLoad(&lambdas[word + 5u]));
+    let linear = accumulated(word);
+    let angular = accumulated(word + 3u);
     let contacts = atomicLoad(&lambdas[word + 8u]);
-    let turn = vec3<i32>(atomicLoad(&lambdas[word + 9u]), atomicLoad(&lambdas[word + 10u]), atomicLoad(&lambdas[word + 11u]));
+    // The attachments' share of the angular impulse, to turn the body by (see below).
+    let turn = accumulated(word + 9u);
     let seenTurn = bitcast<vec3<i32>>(vec3<f32>(colliders[r + 11u].w, colliders[r + 12u].w, colliders[r + 13u].w));
-    let seenLinear = bitcast<vec4<i32>>(colliders[r + 9u]);
-    let seenAngular = bitcast<vec3<i32>>(colliders[r + 10u].xyz);
-    // Two's-complement differences: exact even where a sum wrapped.
-    let j = vec3<f32>(linear - seenLinear.xyz) / colliders[r + 6u].w;
-    let l = vec3<f32>(angular - seenAngular) / colliders[r + 8u].w;
-    let axis = colliders[r + 8u].xyz;
-    let dv = j * invMass - dot(j, axis) * loadShare * axis;
+    let seenContacts = bitcast<vec4<i32>>(colliders[r + 9u]).w;
+    let change = impulseChange(r, linear, angular);
+    let dv = change.dv;
     var split = colliders[r + 10u].w;
     if ((mode & ${PassMode.Begin}u) != 0u) {
         // Accelerated, then stopped by the held solve's impulses (heldContactsShader.ts), then moved: the core's
         // _accelerate, solveHeld and _integrate. The inverse inertia is still the last substep's, as the core's.
         v = v + colliders[r + 4u].xyz * P.h + dv;
-        omega = omega + l * inertia;
+        omega = omega + change.dOmega;
         com = com + v * P.h;
         q = turned(q, 0.5 * P.h * omega);
         inertia = worldInverseInertia(r, q);
         colliders[r + 1u] = q;
     } else {
         v = v + dv;
-        // The inverse inertia's rows dotted with L (symmetric).
-        omega = omega + l * inertia;
+        omega = omega + change.dOmega;
         if ((mode & ${PassMode.Tail | PassMode.Settle}u) != 0u) {
             com = com + dv * P.h;
-            split = max(f32(contacts - seenLinear.w), 1.0);
+            split = max(f32(contacts - seenContacts), 1.0);
             // The attachments' angular impulse turns the body at once (the core's Collider._turn after each
             // attachment's push): the next pass must see it turned, or it would push the same correction into the
             // angular velocity again. The contacts' share only spins it, as the core's.

@@ -245,9 +245,9 @@ function shapeBlock(shape: ColliderShape): Float32Array {
  * The first feature of `body` that the WebGPU solver does not have yet, named for a message, or null when the GPU
  * can simulate it (with colliders of every shape and motion, bouncing or not, gas pressure, self-collision, and
  * particles attached to colliders of every motion). Missing today: level of detail, and constraint kinds without a
- * kernel (none of the core's today). Dynamic colliders are coupled within the step, with
- * the core's held contacts (see docs/webgpu.md); each body moves its own copy of one, so the caller decides where
- * that is not good enough (the plugin moves two soft bodies that one dynamic body rests on to the CPU). What the GPU does
+ * kernel (none of the core's today). Dynamic colliders are coupled within the step, with the core's held contacts
+ * (see docs/webgpu.md); bodies that touch the same one step in one `GpuContactGroup`, which moves it once from all
+ * their contacts (alone, each body would move its own copy). What the GPU does
  * differently without changing the motion (figures reduced on demand, sleep left to the host, no contact figures,
  * no events) is not a missing feature: see docs/webgpu.md.
  */

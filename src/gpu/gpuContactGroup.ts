@@ -4,6 +4,7 @@ import { BODY_RECORD_WORDS } from "./bodyContactsShader.js";
 import { compiledSolverPipelines, type SolverPipelines } from "./gpuPipelines.js";
 import type { GpuSoftBodySolver } from "./gpuSoftBodySolver.js";
 import { SCAN_SIZE } from "./particleContactShader.js";
+import { SharedColliderMotion } from "./sharedColliderMotion.js";
 import { encodeParticleHashBuild } from "./particleHashBuild.js";
 import { WORKGROUP_SIZE } from "./predictShader.js";
 import { StepTimer } from "./stepTimer.js";
@@ -16,7 +17,13 @@ import { StepTimer } from "./stepTimer.js";
  * of the two bodies' thicknesses from a triangle of the other, on the side it started the substep on, with friction,
  * and moves the particle and the triangle's corners by their inverse masses (momentum is exchanged by the masses,
  * and conserved); the moves are summed in fixed point and applied Jacobi-style, so the result does not depend on
- * thread order. Pairs whose collision groups keep them apart (`membership`, `collideWith`) do not touch.
+ * thread order. Pairs whose collision groups keep them apart (`membership`, `collideWith`) do not touch; with the
+ * world's `softContacts` off, none do.
+ *
+ * The group moves each dynamic collider once for all its bodies, as `XpbdWorld` does (`sharedColliderMotion.ts`): the
+ * held solves body after body at each substep's start, then after each pass of every body the sum of their contacts'
+ * impulses. Every body's copy of the collider takes the same sums and moves alike; each body's read-back hands on
+ * its own impulses, which add up to the one motion's.
  *
  * The bodies keep their own buffers; the group holds a copy of their particles (gathered before each use) and the
  * hash, made once for the group: a step allocates nothing. Every body must be on the same device and have the same
@@ -52,6 +59,8 @@ export class GpuContactGroup {
     private _disposed = false;
     /** The timestamps of the group's step pass (see {@link gpuStepMs}). */
     private readonly _timer: StepTimer;
+    /** One motion per dynamic collider for every body (see {@link step}). */
+    private readonly _shared: SharedColliderMotion;
 
     /**
      * @param solvers - the bodies, each in at most one group, on one device, with one world
@@ -77,6 +86,7 @@ export class GpuContactGroup {
         this.solvers = [...solvers];
         this._device = device;
         this._pipelines = pipelines;
+        this._shared = new SharedColliderMotion(device, pipelines);
         const firsts: number[] = [];
         let particles = 0;
         let triangles = 0;
@@ -187,6 +197,14 @@ export class GpuContactGroup {
             for (const solver of solvers) {
                 solver._beginStep(dt);
             }
+            // Every body has the world's dynamic colliders: with two bodies or more, each collider moves once.
+            const shared = solvers.length > 1 && solvers[0]._dynamicColliderCount > 0;
+            if (shared) {
+                this._shared.bind(solvers);
+            }
+            for (const solver of solvers) {
+                solver._sharedMotion = shared;
+            }
             const encoder = this._device.createCommandEncoder({ label: "xpbd group step" });
             const pass = encoder.beginComputePass({ label: "xpbd group step", timestampWrites: this._timer.timestampWrites });
             for (const solver of solvers) {
@@ -194,11 +212,18 @@ export class GpuContactGroup {
             }
             const world = solvers[0].world;
             const passes = solvers[0].passCount;
+            // With the world's contacts between bodies off, the group only moves its dynamic colliders as one.
+            const contacts = world.softContacts.enabled;
             for (let s = 0; s < world.substeps; s++) {
+                if (shared) {
+                    this._encodeHeld(pass, s);
+                }
                 for (const solver of solvers) {
                     solver._encodeSubstepStart(pass, s);
                 }
-                this._encodeBuild(pass);
+                if (contacts) {
+                    this._encodeBuild(pass);
+                }
                 for (const solver of solvers) {
                     solver._encodePassOpen(pass, s);
                 }
@@ -206,10 +231,24 @@ export class GpuContactGroup {
                     for (const solver of solvers) {
                         solver._encodePass(pass, s, k);
                     }
-                    this._encodeProject(pass);
+                    if (contacts) {
+                        this._encodeProject(pass);
+                    }
+                    if (shared) {
+                        this._encodeMotion(pass, s);
+                    }
                     for (const solver of solvers) {
                         solver._encodePassClose(pass, s, k);
                     }
+                    if (shared) {
+                        this._encodeMotion(pass, s);
+                    }
+                }
+            }
+            if (shared) {
+                // Each body's accumulators back to its own impulses, for its read-back (the host adds them up).
+                for (let b = 0; b < solvers.length; b++) {
+                    this._shared.encode(pass, "restore", b);
                 }
             }
             for (const solver of solvers) {
@@ -230,6 +269,7 @@ export class GpuContactGroup {
         } finally {
             for (const solver of solvers) {
                 solver._grouped = false;
+                solver._sharedMotion = false;
             }
         }
     }
@@ -251,6 +291,7 @@ export class GpuContactGroup {
         }
         this._disposed = true;
         this._timer.dispose();
+        this._shared.dispose();
         for (const buffer of [
             this._params,
             this._records,
@@ -289,6 +330,47 @@ export class GpuContactGroup {
         queue.writeBuffer(this._params, 0, this._paramsData);
     }
 
+    /**
+     * Substep `s`'s held solves, body after body as `XpbdWorld`'s (Gauss–Seidel): each body's accumulators first get
+     * what the bodies before it added (its held solve starts from the collider's velocity after theirs), and its own
+     * impulses go into the group's total; then every body gets the total, which the motion's `Begin` applies.
+     */
+    private _encodeHeld(pass: GPUComputePassEncoder, s: number): void {
+        const solvers = this.solvers;
+        for (let b = 0; b < solvers.length; b++) {
+            if (b > 0) {
+                this._shared.encode(pass, "spread", b);
+            }
+            solvers[b]._encodeHeld(pass, s);
+            this._shared.encode(pass, "collect", b);
+        }
+        for (let b = 0; b < solvers.length - 1; b++) {
+            this._shared.encode(pass, "spread", b);
+        }
+    }
+
+    /**
+     * The dynamic colliders' motion after a particle pass of every body that projected contacts or bounced (none after
+     * one that did not): every body's impulses of the pass are summed (Jacobi between bodies, as between the particles
+     * of one body; each contact's mass split counts the contacts of every body), and every body's copy of the collider
+     * takes the sum: one motion.
+     */
+    private _encodeMotion(pass: GPUComputePassEncoder, s: number): void {
+        const solvers = this.solvers;
+        if (!solvers[0]._motionDeferred) {
+            return;
+        }
+        for (let b = 0; b < solvers.length; b++) {
+            this._shared.encode(pass, "collect", b);
+        }
+        for (let b = 0; b < solvers.length - 1; b++) {
+            this._shared.encode(pass, "spread", b);
+        }
+        for (const solver of solvers) {
+            solver._encodeDeferredMotion(pass, s);
+        }
+    }
+
     /** The hash of the group's particles, after every body predicted its positions (the core's `find`). */
     private _encodeBuild(pass: GPUComputePassEncoder): void {
         this._gather(pass);
@@ -300,8 +382,11 @@ export class GpuContactGroup {
     private _encodeProject(pass: GPUComputePassEncoder): void {
         this._gather(pass);
         pass.setBindGroup(0, this._group);
-        pass.setPipeline(this._pipelines.bodyContacts.projectPairs);
-        pass.dispatchWorkgroups(Math.ceil(this._triangles / WORKGROUP_SIZE));
+        // A group of ropes (tied to one plank) has no triangles, so no contacts to project.
+        if (this._triangles > 0) {
+            pass.setPipeline(this._pipelines.bodyContacts.projectPairs);
+            pass.dispatchWorkgroups(Math.ceil(this._triangles / WORKGROUP_SIZE));
+        }
         pass.setPipeline(this._pipelines.bodyTransfer.scatter);
         this._perBody(pass);
     }

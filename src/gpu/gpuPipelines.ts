@@ -12,6 +12,7 @@ import { PREDICT_WGSL } from "./predictShader.js";
 import { RENDER_MESH_WGSL } from "./renderMeshShader.js";
 import { SELF_COLLISION_WGSL } from "./selfCollisionShader.js";
 import { SHAPE_MATCHING_WGSL } from "./shapeMatchingShader.js";
+import { SHARED_IMPULSE_KERNELS, SHARED_IMPULSES_WGSL, type SharedImpulseKernel } from "./sharedColliderMotion.js";
 
 /** WebGPU's `GPUShaderStage.COMPUTE` (the spec's value; the global may not exist outside a browser). */
 const COMPUTE_STAGE = 4;
@@ -103,6 +104,7 @@ const LAYOUTS = {
     ],
     bodyContacts: ["fixed-uniform", "storage", "read-only-storage", "read-only-storage", "storage", "storage", "storage", "storage"],
     bodyTransfer: ["fixed-uniform", "storage", "read-only-storage", "storage", "storage", "storage"],
+    sharedImpulses: ["fixed-uniform", "storage", "storage"],
 } satisfies Record<string, Binding[]>;
 
 /** A kernel family's layout name. */
@@ -144,6 +146,8 @@ export interface SolverPipelines {
     readonly bodyContacts: Readonly<Record<BodyContactKernel, GPUComputePipeline>>;
     /** A body's particles into a group's buffers, and its contact moves back (see `bodyContactsShader.ts`). */
     readonly bodyTransfer: Readonly<Record<"gather" | "scatter", GPUComputePipeline>>;
+    /** A group's dynamic colliders moved once from every body's impulses (see `sharedColliderMotion.ts`). */
+    readonly sharedImpulses: Readonly<Record<SharedImpulseKernel, GPUComputePipeline>>;
 }
 
 /** The self-collision kernels, by entry point (see `selfCollisionShader.ts`). */
@@ -246,6 +250,9 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         heldContacts,
         gather,
         scatter,
+        collect,
+        spread,
+        restore,
         ...kernels
     ] = await Promise.all([
         pipeline("predict", PREDICT_WGSL, "predict", "predict"),
@@ -272,6 +279,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("held", HELD_CONTACTS_WGSL, "main", "held contacts"),
         pipeline("bodyTransfer", BODY_TRANSFER_WGSL, "gather", "group gather"),
         pipeline("bodyTransfer", BODY_TRANSFER_WGSL, "scatter", "group scatter"),
+        ...SHARED_IMPULSE_KERNELS.map((entry) => pipeline("sharedImpulses", SHARED_IMPULSES_WGSL, entry, `group impulses ${entry}`)),
         ...BODY_CONTACT_KERNELS.map((entry) => pipeline("bodyContacts", BODY_CONTACTS_WGSL, entry, `group contacts ${entry}`)),
         ...SELF_COLLISION_KERNELS.map((entry) => pipeline("selfCollision", SELF_COLLISION_WGSL, entry, `self-collision ${entry}`)),
     ]);
@@ -306,6 +314,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
             GPUComputePipeline
         >,
         bodyTransfer: { gather, scatter },
+        sharedImpulses: { collect, spread, restore },
         selfCollision: Object.fromEntries(
             SELF_COLLISION_KERNELS.map((entry, k) => [entry, kernels[BODY_CONTACT_KERNELS.length + k]]),
         ) as Record<SelfCollisionKernel, GPUComputePipeline>,

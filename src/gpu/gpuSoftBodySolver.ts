@@ -113,6 +113,13 @@ export class GpuSoftBodySolver {
     private _self: SelfCollisionPass | null = null;
     /** @internal Set by a `GpuContactGroup` for its steps: contacts with other bodies follow each pass. */
     public _grouped = false;
+    /**
+     * @internal Set by a `GpuContactGroup` whose bodies move their dynamic colliders as one (`sharedColliderMotion.ts`):
+     * the group runs the held solve ({@link _encodeHeld}) and the motion after a pass ({@link _encodeDeferredMotion}).
+     */
+    public _sharedMotion = false;
+    /** The motion kernel's mode (a pass record) the last particle pass left for the group to dispatch, or −1. */
+    private _deferredMotion = -1;
 
     private constructor(
         /** The device the body lives on. */
@@ -366,6 +373,21 @@ export class GpuSoftBodySolver {
         return this._buffers.previous;
     }
 
+    /** @internal The buffer holding the impulse accumulators (the multipliers'), for a `GpuContactGroup`. */
+    public get _accumulatorBuffer(): GPUBuffer {
+        return this._buffers.lambdas;
+    }
+
+    /** @internal The word of {@link _accumulatorBuffer} where the impulse accumulators start. */
+    public get _accumulatorBase(): number {
+        return this._buffers.impulseBase;
+    }
+
+    /** @internal The dynamic colliders of the step being encoded (one accumulator and motion record each). */
+    public get _dynamicColliderCount(): number {
+        return this._colliders.dynamicColliders.length;
+    }
+
     /** The particle positions (xyz per particle, world) after the last submitted step, read back from the GPU. */
     public readPositions(): Promise<Float32Array> {
         return this._readVectors(this._buffers.positions);
@@ -558,11 +580,8 @@ export class GpuSoftBodySolver {
      */
     public _encodeSubstepStart(pass: GPUComputePassEncoder, s: number): void {
         const params = this._params.offset(s);
-        if (this._params.tethers && this._colliders.dynamicColliders.length > 0) {
-            // As `XpbdWorld`: bodies resting on held particles are stopped before they move (`heldContactsShader.ts`).
-            pass.setPipeline(this._pipelines.heldContacts);
-            this._bind(pass, this._groups.held, params);
-            pass.dispatchWorkgroups(1);
+        if (!this._sharedMotion) {
+            this._encodeHeld(pass, s);
         }
         this._colliderMotion(pass, params, this._passRecord.begin);
         pass.setPipeline(this._pipelines.predict);
@@ -571,6 +590,34 @@ export class GpuSoftBodySolver {
         if (this._colliding()) {
             this._self!.encodeBuild(pass, this._pipelines, params, this._offsets);
         }
+    }
+
+    /**
+     * @internal Substep `s`'s held solve, before the dynamic colliders move (`heldContactsShader.ts`), where the body
+     * has tethers and there are dynamic colliders: as `XpbdWorld`, bodies resting on held particles are stopped first.
+     */
+    public _encodeHeld(pass: GPUComputePassEncoder, s: number): void {
+        if (this._params.tethers && this._colliders.dynamicColliders.length > 0) {
+            pass.setPipeline(this._pipelines.heldContacts);
+            this._bind(pass, this._groups.held, this._params.offset(s));
+            pass.dispatchWorkgroups(1);
+        }
+    }
+
+    /**
+     * @internal The dynamic colliders' motion after substep `s`'s last particle pass that projected contacts or bounced,
+     * which a group with one motion per collider dispatches after every body's pass (see {@link _sharedMotion}).
+     */
+    public _encodeDeferredMotion(pass: GPUComputePassEncoder, s: number): void {
+        if (this._deferredMotion >= 0) {
+            this._colliderMotion(pass, this._params.offset(s), this._deferredMotion);
+            this._deferredMotion = -1;
+        }
+    }
+
+    /** @internal Whether a particle pass left its motion for {@link _encodeDeferredMotion}. */
+    public get _motionDeferred(): boolean {
+        return this._deferredMotion >= 0;
     }
 
     /** @internal The first pass's tethers of substep `s`. */
@@ -686,7 +733,12 @@ export class GpuSoftBodySolver {
         pass.setPipeline(this._pipelines.particlePass);
         this._bind(pass, this._groups.particle, params, record * UNIFORM_STRIDE);
         pass.dispatchWorkgroups(groupsOf(this.body.particleCount));
-        if (record !== this._passRecord.head && record !== this._passRecord.carry) {
+        if (record === this._passRecord.head || record === this._passRecord.carry) {
+            return;
+        }
+        if (this._sharedMotion) {
+            this._deferredMotion = record;
+        } else {
             this._colliderMotion(pass, params, record);
         }
     }

@@ -3,7 +3,7 @@ import { HELD_ITERATIONS, HELD_PUSH_OUT_SPEED, HELD_SLOP } from "../core/heldCon
 import { ATTACHMENT_VEC4S } from "./attachmentRecords.js";
 import { IMPULSE_WGSL } from "./colliderImpulses.js";
 import { MOTION_VEC4S } from "./colliderMotionRecords.js";
-import { ROTATION_ROWS_WGSL } from "./colliderMotionShader.js";
+import { IMPULSE_CHANGE_WGSL, ROTATION_ROWS_WGSL } from "./colliderMotionShader.js";
 import { SHAPES_WGSL, SHAPE_VEC4S } from "./colliderShapesShader.js";
 import { POSE_VEC4S } from "./particlePassShader.js";
 import { PARAMS_WGSL } from "./substepParams.js";
@@ -26,7 +26,9 @@ const HELD_THREADS = 64;
  * 3. one thread runs the sequential impulses over the list, as the core: `HELD_ITERATIONS` rounds, each contact's
  *    normal impulse accumulated and clamped at 0 so that the gap closes within the step (a penetration opens at no
  *    more than `HELD_PUSH_OUT_SPEED`), then its Coulomb friction within μs times it, on the collider's own velocity
- *    (after the acceleration), its inverse inertia the last substep's; the particles do not move;
+ *    (after the acceleration, and the impulses in its accumulator not applied yet: in a `GpuContactGroup`, those of
+ *    the held solves of the bodies before this one, `sharedColliderMotion.ts`), its inverse inertia the last
+ *    substep's; the particles do not move;
  * 4. the same thread runs the held solve of the collider attachments to it (the core's
  *    `ColliderAttachments.solveHeld`, after the contacts' as there): `HELD_ROUNDS` rounds over the attachment records
  *    in order, each anchor pulled towards the pins of its particle's tethers at velocity level, accumulated per tether
@@ -62,6 +64,7 @@ ${TETHER_WGSL}
 ${SHAPES_WGSL}
 ${IMPULSE_WGSL}
 ${ROTATION_ROWS_WGSL}
+${IMPULSE_CHANGE_WGSL}
 
 var<workgroup> counts: array<u32, ${HELD_THREADS}>;
 var<workgroup> colliderCount: u32;
@@ -279,14 +282,17 @@ fn main(@builtin(local_invocation_index) lid: u32) {
         let q = colliders[record + 1u];
         let rows = rotationRows(q);
         let com = colliders[record].xyz;
-        // After the acceleration over this substep (the core's _accelerate), before the motion.
+        // After the acceleration over this substep (the core's _accelerate) and the impulses not applied yet (in a
+        // group, the held solves of the bodies before this one), before the motion.
+        let word = u32(colliders[record + 5u].w);
+        let change = impulseChange(record, accumulated(word), accumulated(word + 3u));
         let body = Body(
             record,
             com,
             com - colliders[record + 5u].xyz * rows,
             rows,
-            colliders[record + 2u].xyz + colliders[record + 4u].xyz * P.h,
-            colliders[record + 3u].xyz,
+            colliders[record + 2u].xyz + colliders[record + 4u].xyz * P.h + change.dv,
+            colliders[record + 3u].xyz + change.dOmega,
         );
         var count = 0u;
         for (var k = first; k < end; k++) {

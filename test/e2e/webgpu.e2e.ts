@@ -118,10 +118,10 @@ function drawingReader(demo: DemoPage): (() => Promise<DrawingState>) & { countS
 /**
  * The demos whose impostors all run on the GPU from their first steps: features the GPU has (self-collision for the
  * cape and the fold, tearing for the banner), impostors out of each other's reach (the Inspector showcase's trampoline
- * and jelly) or stepped together on the GPU when within it (the hammock's jelly and cloth), no dynamic body resting on
- * them.
+ * and jelly) or stepped together on the GPU when within it (the hammock's jelly and cloth), dynamic bodies resting on
+ * two at once moved once by the two stepped together (the stress test's boxes, the cushions' crate).
  */
-const ALL_ON_GPU = ["hanging-cloth", "flag", "cape", "jelly", "inspector", "fold", "tear", "hammock", "big-cloth"];
+const ALL_ON_GPU = ["hanging-cloth", "flag", "cape", "jelly", "inspector", "fold", "tear", "hammock", "big-cloth", "stress", "cushions"];
 
 /**
  * The playground on Babylon's WebGPUEngine (`?engine=webgpu`), in Chromium on SwiftShader: every demo runs there, on
@@ -217,6 +217,26 @@ describe("playground on WebGPU", () => {
         expect(demo.errors).toEqual([]);
         await demo.page.context().close();
     });
+    test("#stress and #cushions keep every impostor on the GPU through their landings: a body resting on two steps them together", async () => {
+        for (const id of ["stress", "cushions"]) {
+            const demo = await openDemo(browser, id, "engine=webgpu");
+            // Every impostor runs on the CPU until the page's kernels are compiled (seconds on SwiftShader on a cold
+            // page): count the frames from then. Read at 5, 30 and 60 frames (their crates and boxes land by 30).
+            await demo.page.evaluate(() => window.__playground.demo!.handle.xpbd.whenBackendReadyAsync());
+            const rows: string[] = [];
+            for (const frames of [5, 25, 30]) {
+                await waitForFrames(demo.page, frames);
+                const backends = await demo.page.evaluate(() => window.__playground.demo!.handle.xpbd.impostors.map((i) => i.backend));
+                rows.push(`${backends.filter((b) => b === "webgpu").length} of ${backends.length}`);
+                expect(backends.length).toBeGreaterThan(0);
+                expect(backends.every((b) => b === "webgpu")).toBe(true);
+            }
+            console.log(`#${id} on the GPU at 5, 30, 60 frames: ${rows.join(", ")}`);
+            expect(demo.errors).toEqual([]);
+            await demo.page.context().close();
+        }
+    }, 600_000);
+
     test("the jelly runs on the GPU and is drawn from GPU buffers: it falls onto the slope, with no read-back per frame", async () => {
         const demo = await openDemo(browser, "jelly", "engine=webgpu");
         await waitForFrames(demo.page, 10);
