@@ -370,10 +370,9 @@ export class GpuBackend {
      * CPU (for a feature of its own, or in reach of one that does, and so on), both do ({@link _near}), else both join
      * the GPU group ({@link _grouped}), each for {@link SUPPORT_HOLD_STEPS} steps more after they last were in reach
      * (a ball bouncing on a cloth does not send it back and forth). Two impostors whose boxes both overlap a dynamic
-     * body's ({@link colliderBox}: its shapes, grown by how far it may move over two steps), or that have particles
-     * attached to it wherever their boxes are (a rope tied to a plank by an anchor off its shapes), are in reach of each
-     * other too, whatever their collision groups and even with `softContacts` off: the body moves once within the step
-     * from the contacts and attachments of both (as the CPU world moves it), which the group does on the GPU.
+     * body's ({@link colliderBox}: its shapes, grown by how far it may move over two steps) are in reach of each other
+     * too, whatever their collision groups and even with `softContacts` off: the body moves once within the step from
+     * the contacts of both (as the CPU world moves it), which the group does on the GPU.
      */
     private _findNear(impostors: readonly SoftImpostor[], dt: number): void {
         countDown(this._near);
@@ -409,7 +408,7 @@ export class GpuBackend {
                 overlapping[i * count + j] = contacts && pairAllowed(impostors[i].body, impostors[j].body) && overlaps(boxes, i, j) ? 1 : 0;
             }
         }
-        this._shareDynamicBodies(impostors, dt);
+        this._shareDynamicBodies(count, dt);
         // The CPU spreads along chains of impostors in reach of each other (each round reaches one more link).
         let spread = true;
         while (spread) {
@@ -435,12 +434,8 @@ export class GpuBackend {
         }
     }
 
-    /**
-     * Marks in {@link _overlaps} the pairs of impostors that may both touch a dynamic collider: their boxes overlap its
-     * box, or particles of theirs are attached to it (see {@link _findNear}).
-     */
-    private _shareDynamicBodies(impostors: readonly SoftImpostor[], dt: number): void {
-        const count = impostors.length;
+    /** Marks in {@link _overlaps} the pairs of the `count` boxes that both overlap a dynamic collider's (see {@link _findNear}). */
+    private _shareDynamicBodies(count: number, dt: number): void {
         const boxes = this._boxes;
         const touching = this._touching;
         const colliders = this._world.colliders;
@@ -454,13 +449,12 @@ export class GpuBackend {
             for (let i = 0; i < count; i++) {
                 const o = 6 * i;
                 touching[i] =
-                    (boxes[o] <= box[3] &&
-                        boxes[o + 3] >= box[0] &&
-                        boxes[o + 1] <= box[4] &&
-                        boxes[o + 4] >= box[1] &&
-                        boxes[o + 2] <= box[5] &&
-                        boxes[o + 5] >= box[2]) ||
-                    attachedTo(impostors[i].body, collider)
+                    boxes[o] <= box[3] &&
+                    boxes[o + 3] >= box[0] &&
+                    boxes[o + 1] <= box[4] &&
+                    boxes[o + 4] >= box[1] &&
+                    boxes[o + 2] <= box[5] &&
+                    boxes[o + 5] >= box[2]
                         ? 1
                         : 0;
             }
@@ -906,20 +900,6 @@ function particleBox(positions: Float64Array, count: number, margin: number, out
         out[o + axis] = min - margin;
         out[o + 3 + axis] = max + margin;
     }
-}
-
-/** Whether a particle of `body` is attached to `collider` (a scan of its attachments, skipped when the collider has none). */
-function attachedTo(body: SoftBody, collider: Collider): boolean {
-    if (collider.attachedParticles === 0) {
-        return false;
-    }
-    const attachments = body.attachments;
-    for (let a = 0; a < attachments.count; a++) {
-        if (attachments.colliders[attachments.particles[a]] === collider) {
-            return true;
-        }
-    }
-    return false;
 }
 
 /**
