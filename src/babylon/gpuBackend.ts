@@ -41,6 +41,26 @@ const SUPPORT_HOLD_STEPS = 60;
 export type LateImpulseSink = (collider: Collider, linear: Float64Array, angular: Float64Array, seconds: number) => void;
 
 /**
+ * The feature named when an impostor has particles attached to a dynamic body. The GPU solver runs such attachments
+ * (the body moved within the step, as on the CPU), but through the plugin their pull reaches the Havok body only when
+ * a read-back arrives, frames late: a pull held back and handed over late overshoots, and the rope bridge's deck fell
+ * away on the GPU (a plank at −129 m after 120 frames in Chromium, −147 m in Node with a read every 4th step; 1.65 m on
+ * the CPU).
+ */
+const DYNAMIC_ATTACHMENT_FEATURE = "attachments to dynamic bodies (their pull reaches Havok a read-back late)";
+
+/** Whether a particle of the impostor is attached to a dynamic collider. */
+function tiedToDynamicBody(impostor: SoftImpostor): boolean {
+    const attachments = impostor.body.attachments;
+    for (let k = 0; k < attachments.count; k++) {
+        if (attachments.colliders[attachments.particles[k]]!.motion === ColliderMotion.Dynamic) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/**
  * The feature named when an impostor may touch one that runs on the CPU, or a dynamic body that one touches (contacts
  * between soft bodies, and the one motion of a dynamic body within the step, run where both bodies are: on the GPU in a
  * `GpuContactGroup`, or on the CPU).
@@ -357,7 +377,11 @@ export class GpuBackend {
 
     /** The first feature of the impostor itself (not of its neighbours) that keeps it on the CPU, or null. */
     private _ownUnsupported(impostor: SoftImpostor): string | null {
-        return impostor._gpuUnsupportedFeature() ?? unsupportedGpuFeature(impostor.body);
+        return (
+            impostor._gpuUnsupportedFeature() ??
+            (tiedToDynamicBody(impostor) ? DYNAMIC_ATTACHMENT_FEATURE : null) ??
+            unsupportedGpuFeature(impostor.body)
+        );
     }
 
     /**
