@@ -16,6 +16,7 @@ import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { ClothImpostor, type ClothImpostorOptions, type ClothTearEvent } from "../../src/babylon/clothImpostor";
 import { createClothGrid } from "../../src/meshing/clothGrid";
 import { computeVertexNormals } from "../../src/meshing/renderBinding";
+import { exactSum, pieces } from "../support/pulledCloth";
 
 const SEGMENTS = 20;
 
@@ -77,32 +78,6 @@ function pullApart(h: HavokScene, b: Banner, speed: number, frames: number): voi
     }
 }
 
-/** Labels each particle with its connected piece of cloth (particles joined by a triangle share one). */
-function pieces(cloth: ClothImpostor): Int32Array {
-    const body = cloth.body;
-    const parent = Int32Array.from({ length: body.particleCount }, (_, i) => i);
-    const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i])));
-    for (let k = 0; k < body.triangles.length; k += 3) {
-        parent[root(body.triangles[k])] = root(body.triangles[k + 1]);
-        parent[root(body.triangles[k + 1])] = root(body.triangles[k + 2]);
-    }
-    return parent.map((_, i) => root(i));
-}
-
-/** The exact sum of positive doubles, in units of 2⁻¹⁰⁷⁴. */
-function exactSum(values: Float64Array, count: number): bigint {
-    const view = new DataView(new ArrayBuffer(8));
-    let sum = 0n;
-    for (let i = 0; i < count; i++) {
-        view.setFloat64(0, values[i]);
-        const bits = view.getBigUint64(0);
-        const exponent = Number((bits >> 52n) & 0x7ffn);
-        const fraction = bits & ((1n << 52n) - 1n);
-        sum += exponent === 0 ? fraction : (fraction | (1n << 52n)) << BigInt(exponent - 1);
-    }
-    return sum;
-}
-
 describe("ClothImpostor tearing", () => {
     let h: HavokScene;
     beforeEach(async () => {
@@ -132,7 +107,7 @@ describe("ClothImpostor tearing", () => {
         expect(b.tears.reduce((sum, t) => sum + t.verticesAdded, 0)).toBe(split);
         expect(cloth.vertexToParticle.length).toBe(vertices + split);
         // A line between the handles: two pieces, one per handle; every torn edge within two quads of x = 0 at rest.
-        const label = pieces(cloth);
+        const label = pieces(cloth.body);
         const leftPiece = label[cloth.vertexToParticle[b.leftVertices[0]]];
         const rightPiece = label[cloth.vertexToParticle[b.rightVertices[0]]];
         expect(leftPiece).not.toBe(rightPiece);
@@ -239,7 +214,7 @@ describe("ClothImpostor tearing", () => {
         b.left.position.x = 0;
         b.right.position.x = 0;
         expect(cloth.body.particleCount).toBe(particles);
-        expect(new Set(pieces(cloth)).size).toBe(1);
+        expect(new Set(pieces(cloth.body)).size).toBe(1);
         expectMeshFollowsBody(cloth, mesh);
         // The same pull tears it the same way again, bit for bit.
         pullApart(h, b, 0.75, 90);
@@ -276,7 +251,7 @@ describe("ClothImpostor tearing", () => {
         expect(b.tears).toEqual([]);
         expect(b.mesh.getTotalVertices()).toBe(vertices);
         expect(b.cloth.body.particleCount).toBe(particles);
-        expect(new Set(pieces(b.cloth)).size).toBe(1);
+        expect(new Set(pieces(b.cloth.body)).size).toBe(1);
         expect(stretched).toBeGreaterThan(1.5);
     });
 
@@ -366,7 +341,7 @@ describe("ClothImpostor tearing", () => {
         h.step(120);
         console.log(`docs example: ${log.length} tear events, ${cloth.body.tearing!.tornParticles} particles split; first: ${log[0]}`);
         expect(log.length).toBeGreaterThan(0);
-        const label = pieces(cloth);
+        const label = pieces(cloth.body);
         expect(label[cloth.vertexToParticle[s * (s + 1)]]).not.toBe(label[cloth.vertexToParticle[(s + 1) * (s + 1) - 1]]);
         expect(banner.getTotalVertices()).toBe((s + 1) * (s + 1) + cloth.body.tearing!.tornParticles);
     });
