@@ -5,7 +5,7 @@ import { GpuContactGroup } from "../../src/gpu/gpuContactGroup";
 import { GpuSoftBodySolver } from "../../src/gpu/gpuSoftBodySolver";
 import { chain, clothBody, tetBlock } from "../support/coreScenes";
 import { describeGpu } from "./support/gpuDevice";
-import { hostBox } from "./support/hostedBox";
+import { hostBox, hostedWorldStep } from "./support/hostedBox";
 
 const dt = 1 / 60;
 const g = 9.81;
@@ -160,17 +160,8 @@ function runCpu(scene: Scene): Outcome {
     bodies.forEach((body) => world.addBody(body));
     box.acceleration.set(world.gravity);
     const track = new Track(box, 1);
-    const start = new Float64Array(13);
     for (let s = 0; s < STEPS; s++) {
-        start.set(box.position, 0);
-        start.set(box.rotation, 3);
-        start.set(box.linearVelocity, 7);
-        start.set(box.angularVelocity, 10);
-        world.step(dt);
-        // The host owns the box: it starts from its pose and velocities before the step and applies the impulse.
-        box.setPose(start[0], start[1], start[2], start[3], start[4], start[5], start[6]);
-        box.setVelocity(start[7], start[8], start[9], start[10], start[11], start[12]);
-        hostBox(box, box.impulse, box.angularImpulse, dt);
+        hostedWorldStep(world, box, dt);
         track.after(s, [box.impulse[1]]);
     }
     return track.outcome([]);
@@ -253,16 +244,8 @@ async function swing(device: GPUDevice | null, steps: number): Promise<Float64Ar
     box.acceleration.set(world.gravity);
     if (device === null) {
         bodies.forEach((body) => world.addBody(body));
-        const start = new Float64Array(13);
         for (let s = 0; s < steps; s++) {
-            start.set(box.position, 0);
-            start.set(box.rotation, 3);
-            start.set(box.linearVelocity, 7);
-            start.set(box.angularVelocity, 10);
-            world.step(dt);
-            box.setPose(start[0], start[1], start[2], start[3], start[4], start[5], start[6]);
-            box.setVelocity(start[7], start[8], start[9], start[10], start[11], start[12]);
-            hostBox(box, box.impulse, box.angularImpulse, dt);
+            hostedWorldStep(world, box, dt);
         }
     } else {
         const solvers = await Promise.all(bodies.map((body) => GpuSoftBodySolver.create(device, body, world)));

@@ -1,4 +1,5 @@
 import type { Collider } from "../../../src/core/collider";
+import type { XpbdWorld } from "../../../src/core/xpbdWorld";
 
 /**
  * The host of the dynamic box, as the plugin's Havok bridge is for the CPU world: before each step the box's
@@ -31,4 +32,16 @@ export function hostBox(box: Collider, linear: ArrayLike<number>, angular: Array
         turned[2] / n,
         turned[3] / n,
     );
+}
+
+/**
+ * One step of a CPU world that moves `box` within the step, hosted as above: the host owns the box, so it starts from
+ * its pose and velocities before the step and applies the step's impulses (`box.impulse`, `box.angularImpulse`).
+ */
+export function hostedWorldStep(world: XpbdWorld, box: Collider, dt: number): void {
+    const start = Float64Array.of(...box.position, ...box.rotation, ...box.linearVelocity, ...box.angularVelocity);
+    world.step(dt);
+    box.setPose(start[0], start[1], start[2], start[3], start[4], start[5], start[6]);
+    box.setVelocity(start[7], start[8], start[9], start[10], start[11], start[12]);
+    hostBox(box, box.impulse, box.angularImpulse, dt);
 }
