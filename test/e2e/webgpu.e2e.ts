@@ -146,6 +146,21 @@ describe("playground on WebGPU", () => {
             const rows: string[] = [];
             for (const id of ids) {
                 await show(demo, id);
+                if (backend === "auto" && ALL_ON_GPU.includes(id)) {
+                    // An impostor starts on the CPU until its GPU solver is built (a tearing cloth's from its first
+                    // figures read); the panel refreshes every 250 ms. Ten seconds is many frames on SwiftShader.
+                    await demo.page
+                        .waitForFunction(
+                            () => {
+                                const cells = Array.from(document.querySelectorAll("#figures span")).map((span) => span.textContent ?? "");
+                                const row = cells[cells.indexOf("backend") + 1] ?? "";
+                                return /^webgpu \((\d+) of \1 on the GPU\)$/.test(row);
+                            },
+                            undefined,
+                            { timeout: 10_000 },
+                        )
+                        .catch(() => undefined);
+                }
                 const row = (await figures(demo)).backend;
                 const pixels = await canvasPixelStats(demo.page, "#render-canvas", true);
                 rows.push(`${id}: ${row}; ${pixels.distinctColours} colours`);
