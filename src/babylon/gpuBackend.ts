@@ -926,6 +926,9 @@ function particleBox(positions: Float64Array, count: number, margin: number, out
     }
 }
 
+/** Scratch of {@link colliderBox}: one shape's world box. */
+const shapeBox = new Float64Array(6);
+
 /**
  * The world box (min xyz, max xyz) of `collider`'s shapes into `out`, grown by how far it may move in `time` seconds
  * at its velocities and acceleration (its turn about its centre of mass included). A shape without finite bounds (a
@@ -934,30 +937,19 @@ function particleBox(positions: Float64Array, count: number, margin: number, out
 function colliderBox(collider: Collider, time: number, out: Float64Array): void {
     out.fill(Infinity, 0, 3);
     out.fill(-Infinity, 3, 6);
-    const m = collider._matrix;
-    const p = collider.position;
+    const box = shapeBox;
     const com = collider._com;
     let reach = 0;
     for (let s = 0; s < collider.shapes.length; s++) {
-        const local = collider.shapes[s].bounds;
-        if (!Number.isFinite(local[0] - local[3])) {
-            out.fill(-Infinity, 0, 3);
-            out.fill(Infinity, 3, 6);
+        collider._shapeBox(collider.shapes[s], box, 0);
+        if (box[0] === -Infinity) {
+            out.set(box);
             return;
         }
-        const cx = (local[0] + local[3]) / 2;
-        const cy = (local[1] + local[4]) / 2;
-        const cz = (local[2] + local[5]) / 2;
-        const hx = (local[3] - local[0]) / 2;
-        const hy = (local[4] - local[1]) / 2;
-        const hz = (local[5] - local[2]) / 2;
         for (let axis = 0; axis < 3; axis++) {
-            const r = 3 * axis;
-            const center = p[axis] + m[r] * cx + m[r + 1] * cy + m[r + 2] * cz;
-            const half = Math.abs(m[r]) * hx + Math.abs(m[r + 1]) * hy + Math.abs(m[r + 2]) * hz;
-            out[axis] = Math.min(out[axis], center - half);
-            out[3 + axis] = Math.max(out[3 + axis], center + half);
-            reach = Math.max(reach, Math.abs(center - com[axis]) + half);
+            out[axis] = Math.min(out[axis], box[axis]);
+            out[3 + axis] = Math.max(out[3 + axis], box[3 + axis]);
+            reach = Math.max(reach, Math.max(Math.abs(box[axis] - com[axis]), Math.abs(box[3 + axis] - com[axis])));
         }
     }
     const v = collider.linearVelocity;

@@ -198,6 +198,34 @@ export class Collider {
         out[2] = this.linearVelocity[2] + w[0] * ry - w[1] * rx;
     }
 
+    /**
+     * The world box of `shape` (one of {@link shapes}) at the current pose into `out[offset …]`, min xyz then max xyz:
+     * its local bounds turned by the rotation and moved. Infinite when the shape is (a plane).
+     * @internal broad phases
+     */
+    public _shapeBox(shape: ColliderShape, out: Float64Array, offset: number): void {
+        const local = shape.bounds;
+        if (local[0] - local[0] !== 0) {
+            out.fill(-Infinity, offset, offset + 3);
+            out.fill(Infinity, offset + 3, offset + 6);
+            return;
+        }
+        const m = this._matrix;
+        const cx = (local[0] + local[3]) / 2;
+        const cy = (local[1] + local[4]) / 2;
+        const cz = (local[2] + local[5]) / 2;
+        const hx = (local[3] - local[0]) / 2;
+        const hy = (local[4] - local[1]) / 2;
+        const hz = (local[5] - local[2]) / 2;
+        for (let axis = 0; axis < 3; axis++) {
+            const r = 3 * axis;
+            const center = this.position[axis] + m[r] * cx + m[r + 1] * cy + m[r + 2] * cz;
+            const half = Math.abs(m[r]) * hx + Math.abs(m[r + 1]) * hy + Math.abs(m[r + 2]) * hz;
+            out[offset + axis] = center - half;
+            out[offset + 3 + axis] = center + half;
+        }
+    }
+
     /** Clears the impulse accumulator; the solver calls it at the start of each step. */
     public resetImpulse(): void {
         this.impulse.fill(0);

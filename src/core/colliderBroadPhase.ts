@@ -143,41 +143,33 @@ export class ColliderBroadPhase {
         for (let s = 0; s < this.slotColliders.length; s++) {
             const dt = context.dt;
             const collider = this.slotColliders[s];
-            const local = this.slotShapes[s].bounds;
             const o = s * 6;
-            if (local[0] - local[0] !== 0) {
-                for (let axis = 0; axis < 3; axis++) {
-                    bounds[o + axis] = -Infinity;
-                    bounds[o + 3 + axis] = Infinity;
-                }
+            collider._shapeBox(this.slotShapes[s], bounds, o);
+            if (collider.motion === ColliderMotion.Static || bounds[o] === -Infinity) {
                 continue;
             }
-            const m = collider._matrix;
-            const cx = (local[0] + local[3]) / 2;
-            const cy = (local[1] + local[4]) / 2;
-            const cz = (local[2] + local[5]) / 2;
-            const hx = (local[3] - local[0]) / 2;
-            const hy = (local[4] - local[1]) / 2;
-            const hz = (local[5] - local[2]) / 2;
-            let sweep = 0;
-            if (collider.motion !== ColliderMotion.Static) {
-                const v = collider.linearVelocity;
-                const w = collider.angularVelocity;
-                const wx = collider.position[0] + m[0] * cx + m[1] * cy + m[2] * cz - collider._com[0];
-                const wy = collider.position[1] + m[3] * cx + m[4] * cy + m[5] * cz - collider._com[1];
-                const wz = collider.position[2] + m[6] * cx + m[7] * cy + m[8] * cz - collider._com[2];
-                const reach = Math.sqrt(wx * wx + wy * wy + wz * wz) + Math.sqrt(hx * hx + hy * hy + hz * hz);
-                const a = collider.acceleration;
-                sweep =
-                    (Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + Math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) * reach) * dt +
-                    (collider.motion === ColliderMotion.Dynamic ? Math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) * dt * dt : 0);
-            }
+            // Grown by how far its points may move over the step: its speed, its turn about the centre of mass (each
+            // point within the box centre's offset plus the box's half diagonal), and a dynamic body's acceleration.
+            const v = collider.linearVelocity;
+            const w = collider.angularVelocity;
+            const a = collider.acceleration;
+            const com = collider._com;
+            const local = this.slotShapes[s].bounds;
+            let offset = 0;
+            let diagonal = 0;
             for (let axis = 0; axis < 3; axis++) {
-                const r = axis * 3;
-                const center = collider.position[axis] + m[r] * cx + m[r + 1] * cy + m[r + 2] * cz;
-                const half = Math.abs(m[r]) * hx + Math.abs(m[r + 1]) * hy + Math.abs(m[r + 2]) * hz + sweep;
-                bounds[o + axis] = center - half;
-                bounds[o + 3 + axis] = center + half;
+                const centre = (bounds[o + axis] + bounds[o + 3 + axis]) / 2 - com[axis];
+                const half = (local[3 + axis] - local[axis]) / 2;
+                offset += centre * centre;
+                diagonal += half * half;
+            }
+            const reach = Math.sqrt(offset) + Math.sqrt(diagonal);
+            const sweep =
+                (Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + Math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) * reach) * dt +
+                (collider.motion === ColliderMotion.Dynamic ? Math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) * dt * dt : 0);
+            for (let axis = 0; axis < 3; axis++) {
+                bounds[o + axis] -= sweep;
+                bounds[o + 3 + axis] += sweep;
             }
         }
     }
