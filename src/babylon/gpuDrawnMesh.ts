@@ -14,7 +14,7 @@ import type { RenderMeshSync } from "./renderMeshSync.js";
 export interface GpuDrawable {
     /** The mesh's writer. */
     readonly sync: RenderMeshSync;
-    /** Its vertices: a cloth's weld map, or a soft body's tet binding. */
+    /** Its vertices: a cloth's weld map, or a soft body's tet or surface binding. */
     readonly vertices: RenderVertexBinding;
 }
 
@@ -72,10 +72,11 @@ export class GpuDrawnMesh {
 
     /**
      * See {@link RenderMeshSync.refreshGpuBounds}; `margin` (m) is how far a particle may move, which a render vertex
-     * extrapolated from its tet exceeds (`GpuRenderMeshWriter.motionScale`).
+     * extrapolated from its tet exceeds (`GpuRenderMeshWriter.motionScale`), and one offset along a turning triangle's
+     * frame may add to (`GpuRenderMeshWriter.turnReach`).
      */
     public refreshBounds(margin: number): void {
-        this._sync.refreshGpuBounds(margin * this._writer.motionScale);
+        this._sync.refreshGpuBounds(margin * this._writer.motionScale + this._writer.turnReach);
     }
 
     /** Gives the mesh back ordinary vertex buffers (see {@link RenderMeshSync.drawFromCpu}) and releases the GPU ones. */

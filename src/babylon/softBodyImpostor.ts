@@ -198,12 +198,11 @@ export class SoftBodyImpostor extends SoftImpostor {
     }
 
     /**
-     * The render mesh's writer and tet binding, which the WebGPU backend can draw from GPU buffers; null without tets
-     * (the surface binding's offsets along triangle frames have no GPU kernel: such a body, held in shape by shape
-     * matching, runs on the GPU and is drawn from read-backs). @internal
+     * The render mesh's writer and its binding (to the tets, or to the surface triangles without tets), which the
+     * WebGPU backend draws from GPU buffers. @internal
      */
-    public override _gpuDrawableMesh(): GpuDrawable | null {
-        return this.binding === null ? null : { sync: this._renderMesh, vertices: this.binding };
+    public override _gpuDrawableMesh(): GpuDrawable {
+        return { sync: this._renderMesh, vertices: this.binding ?? this.surfaceBinding! };
     }
 
     protected _writeRenderPositions(out: Float64Array): void {

@@ -432,8 +432,8 @@ export abstract class SoftImpostor extends SoftImpostorProperties {
     }
 
     /**
-     * The render mesh the WebGPU backend may draw from GPU buffers (`GpuDrawnMesh`: a cloth's, a soft body's with
-     * tets), or null where the CPU writes the mesh from read-backs (ropes). @internal
+     * The render mesh the WebGPU backend may draw from GPU buffers (`GpuDrawnMesh`: a cloth's, a soft body's), or
+     * null where the CPU writes the mesh from read-backs (ropes). @internal
      */
     public _gpuDrawableMesh(): GpuDrawable | null {
         return null;

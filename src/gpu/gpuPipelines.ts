@@ -90,6 +90,7 @@ const LAYOUTS = {
         "read-only-storage",
         "storage",
         "storage",
+        "read-only-storage",
     ],
     selfCollision: [
         "uniform",

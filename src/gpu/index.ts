@@ -9,5 +9,12 @@ export type { StepImpulses } from "./colliderImpulses.js";
 export type { GpuFigures } from "./bodyFigures.js";
 export { colourBatches } from "./colourBatches.js";
 export { GpuRenderMeshWriter, packRenderMesh } from "./renderMeshWriter.js";
-export type { RenderMeshMapping, RenderMeshTables, RenderVertexBinding, TetEmbeddedVertices, WeldedVertices } from "./renderMeshWriter.js";
+export type {
+    RenderMeshMapping,
+    RenderMeshTables,
+    RenderVertexBinding,
+    SurfaceBoundVertices,
+    TetEmbeddedVertices,
+    WeldedVertices,
+} from "./renderMeshWriter.js";
 export { GpuContactGroup } from "./gpuContactGroup.js";

@@ -19,12 +19,27 @@ export interface TetEmbeddedVertices {
     readonly weights: ArrayLike<number>;
 }
 
+/**
+ * Render vertices tied to particle triangles, as `applySurfaceBinding` moves them (a surface-only soft body's
+ * `SurfaceBinding` is one): the weighted corners of the triangle plus an offset along its orthonormal frame.
+ */
+export interface SurfaceBoundVertices {
+    /** The particle triangles, three indices each. */
+    readonly triangles: ArrayLike<number>;
+    /** Per render vertex, its triangle's first index into {@link triangles} (a multiple of 3). */
+    readonly triangle: ArrayLike<number>;
+    /** Per render vertex, the barycentric weights of its triangle's three corners. */
+    readonly weights: ArrayLike<number>;
+    /** Per render vertex, its offset (m) along the triangle's first edge, across it in its plane, and along its normal. */
+    readonly offsets: ArrayLike<number>;
+}
+
 /** How each render vertex's position follows the particles. */
-export type RenderVertexBinding = WeldedVertices | TetEmbeddedVertices;
+export type RenderVertexBinding = WeldedVertices | TetEmbeddedVertices | SurfaceBoundVertices;
 
 /** How a render mesh follows a body's particles, as `RenderMeshSync` draws it on the CPU. */
 export interface RenderMeshMapping {
-    /** Where each render vertex is: a particle, or a point of a tet. */
+    /** Where each render vertex is: a particle, a point of a tet, or a point tied to a surface triangle. */
     vertices: RenderVertexBinding;
     /** Render vertex → the vertex whose normal it shares: the first vertex of its smoothing group (itself for that one). */
     normalSource: ArrayLike<number>;
@@ -40,27 +55,43 @@ export interface RenderMeshTables {
     vertices: Uint32Array;
     /** Per vertex, its corners' weights. */
     weights: Float32Array;
+    /** Per vertex, its offset along its triangle's frame (xyz, 0) when {@link surface}; else one unread vec4 of zeros. */
+    offsets: Float32Array;
+    /** Whether the vertices are bound to surface triangles (the kernel adds their offsets along the triangles' frames). */
+    surface: boolean;
     /** Per smoothing group, its triangles in triangle order (a triangle that has the group at two corners twice). */
     adjacency: Uint32Array;
     /** Per triangle, its corners' render vertices (their groups' first vertices), and 0. */
     triangles: Uint32Array;
     /**
      * The most a render vertex moves when no particle moves by more than 1 (the largest sum of a vertex's weights'
-     * magnitudes: 1 for a particle or a point inside its tet, more for a point extrapolated from a tet).
+     * magnitudes: 1 for a particle or a point inside its tet or triangle, more for a point extrapolated from a tet),
+     * leaving aside {@link turnReach}.
      */
     motionScale: number;
+    /**
+     * How far (m) a render vertex may move on top of {@link motionScale} times its corners' motion as its triangle's
+     * frame turns: twice the longest offset (a frame can turn any way as its triangle moves); 0 without offsets.
+     */
+    turnReach: number;
 }
 
-/** Per render vertex, four corner particles and their weights: a welded vertex is its particle with weights 1, 0, 0, 0. */
-function vertexCorners(
-    binding: RenderVertexBinding,
-    particleCount: number,
-): { corners: Uint32Array; weights: Float32Array; motionScale: number } {
+/** The corners and weights of every render vertex (see {@link RenderMeshTables}). */
+type VertexCorners = Pick<RenderMeshTables, "weights" | "offsets" | "surface" | "motionScale" | "turnReach"> & { corners: Uint32Array };
+
+/**
+ * Per render vertex, four corner particles and their weights: a welded vertex is its particle with weights 1, 0, 0, 0;
+ * a surface-bound one its triangle's corners and weights, the fourth corner its first with weight 0, and its offset.
+ */
+function vertexCorners(binding: RenderVertexBinding, particleCount: number): VertexCorners {
     const welded = "vertexToParticle" in binding;
-    const n = welded ? binding.vertexToParticle.length : binding.tetIndex.length;
+    const surface = "triangle" in binding;
+    const n = welded ? binding.vertexToParticle.length : surface ? binding.triangle.length : binding.tetIndex.length;
     const corners = new Uint32Array(4 * n);
     const weights = new Float32Array(4 * n);
+    const offsets = new Float32Array(surface ? Math.max(4 * n, 4) : 4);
     let motionScale = 0;
+    let turnReach = 0;
     for (let v = 0; v < n; v++) {
         let reach = 0;
         for (let k = 0; k < 4; k++) {
@@ -69,6 +100,15 @@ function vertexCorners(
             if (welded) {
                 particle = binding.vertexToParticle[v];
                 weight = k === 0 ? 1 : 0;
+            } else if (surface) {
+                const t = binding.triangle[v];
+                if (!(t >= 0 && t % 3 === 0 && t + 2 < binding.triangles.length)) {
+                    throw new RangeError(
+                        `packRenderMesh: vertex ${v} has triangle index ${t} (of ${binding.triangles.length} indices); unbound vertices cannot be drawn`,
+                    );
+                }
+                particle = binding.triangles[t + (k % 3)];
+                weight = k < 3 ? binding.weights[3 * v + k] : 0;
             } else {
                 const t = binding.tetIndex[v];
                 if (!(t >= 0 && 4 * t + 3 < binding.tets.length)) {
@@ -88,9 +128,19 @@ function vertexCorners(
             weights[4 * v + k] = weight;
             reach += Math.abs(weight);
         }
+        if (surface) {
+            const o = binding.offsets;
+            if (!(Number.isFinite(o[3 * v]) && Number.isFinite(o[3 * v + 1]) && Number.isFinite(o[3 * v + 2]))) {
+                throw new RangeError(`packRenderMesh: vertex ${v} has offset ${o[3 * v]}, ${o[3 * v + 1]}, ${o[3 * v + 2]}`);
+            }
+            for (let k = 0; k < 3; k++) {
+                offsets[4 * v + k] = o[3 * v + k];
+            }
+            turnReach = Math.max(turnReach, 2 * Math.hypot(o[3 * v], o[3 * v + 1], o[3 * v + 2]));
+        }
         motionScale = Math.max(motionScale, reach);
     }
-    return { corners, weights, motionScale };
+    return { corners, weights, offsets, surface, motionScale, turnReach };
 }
 
 /**
@@ -100,7 +150,7 @@ function vertexCorners(
  */
 export function packRenderMesh(mapping: RenderMeshMapping, particleCount: number): RenderMeshTables {
     const { normalSource, triangles } = mapping;
-    const { corners, weights, motionScale } = vertexCorners(mapping.vertices, particleCount);
+    const { corners, ...placement } = vertexCorners(mapping.vertices, particleCount);
     const n = corners.length / 4;
     if (normalSource.length !== n) {
         throw new RangeError(`packRenderMesh: ${normalSource.length} normal sources for ${n} vertices`);
@@ -144,7 +194,7 @@ export function packRenderMesh(mapping: RenderMeshMapping, particleCount: number
             packed[4 * t + c] = triangles[3 * t + c];
         }
     }
-    return { vertices, weights, adjacency, triangles: packed, motionScale };
+    return { vertices, adjacency, triangles: packed, ...placement };
 }
 
 /**
@@ -158,6 +208,8 @@ export class GpuRenderMeshWriter {
     public readonly vertexCount: number;
     /** See {@link RenderMeshTables.motionScale}: how far a vertex may move for each metre its particles move. */
     public readonly motionScale: number;
+    /** See {@link RenderMeshTables.turnReach}: how far (m) a vertex may move on top of that as its triangle's frame turns. */
+    public readonly turnReach: number;
 
     private readonly _params: GPUBuffer;
     private readonly _tables: GPUBuffer[];
@@ -208,6 +260,7 @@ export class GpuRenderMeshWriter {
         }
         this.vertexCount = n;
         this.motionScale = tables.motionScale;
+        this.turnReach = tables.turnReach;
         this._pipelines = [pipelines.renderPositions, pipelines.renderNormals];
         this._params = createBuffer(device, RENDER_PARAMS_SIZE, UNIFORM | COPY_DST, "render params");
         this._tables = [
@@ -215,10 +268,13 @@ export class GpuRenderMeshWriter {
             createBuffer(device, tables.weights, STORAGE | COPY_DST, "render weights"),
             createBuffer(device, tables.adjacency, STORAGE | COPY_DST, "render adjacency"),
             createBuffer(device, tables.triangles, STORAGE | COPY_DST, "render triangles"),
+            createBuffer(device, tables.offsets, STORAGE | COPY_DST, "render offsets"),
         ];
         new Uint32Array(this._data, 64, 1)[0] = n;
         new Float32Array(this._data, 68, 1)[0] = mapping.normalSign < 0 ? -1 : 1;
-        const resources = [this._params, particlePositions, ...this._tables, positions, normals];
+        new Uint32Array(this._data, 72, 1)[0] = tables.surface ? 1 : 0;
+        const [vertices, weights, adjacency, triangles, offsets] = this._tables;
+        const resources = [this._params, particlePositions, vertices, weights, adjacency, triangles, positions, normals, offsets];
         this._group = device.createBindGroup({
             label: "xpbd render mesh",
             layout: pipelines.layouts.render,

@@ -252,31 +252,40 @@ describe("playground on WebGPU", () => {
         }
     }, 600_000);
 
-    test("the jelly runs on the GPU and is drawn from GPU buffers: it falls onto the slope, with no read-back per frame", async () => {
-        const demo = await openDemo(browser, "jelly", "engine=webgpu");
-        await waitForFrames(demo.page, 10);
-        const read = drawingReader(demo);
-        await read.countSteps();
-        const before = await read();
-        await waitForFrames(demo.page, 40);
-        const after = await read();
-        const pixels = await canvasPixelStats(demo.page, "#render-canvas", true);
-        await saveScreenshot(demo.page, "webgpu-jelly");
-        const steps = after.steps - before.steps;
-        const reads = after.reads - before.reads;
-        console.log(
-            `jelly drawn from GPU buffers: lowest render vertex ${before.lowest.toFixed(3)} → ${after.lowest.toFixed(3)} m; ` +
-                `${reads} state read-backs in ${steps} steps; ${pixels.distinctColours} colours`,
-        );
-        expect(after).toMatchObject({ backend: "webgpu", inWorld: false, drawn: true, cpuData: false });
-        // Dropped from 2.9 m onto the slope: its lowest vertex, as drawn, came down (it starts in free fall).
-        expect(after.lowest).toBeLessThan(before.lowest - 0.05);
-        expect(pixels.distinctColours).toBeGreaterThan(20);
-        expect(pixels.nonBackgroundFraction).toBeGreaterThan(0.2);
-        // State read-backs only every DRAWN_READ_INTERVAL (6) steps, not one per frame.
-        expect(steps).toBeGreaterThanOrEqual(40);
-        expect(reads).toBeLessThanOrEqual(Math.ceil(steps / 6) + 1);
-        expect(demo.errors).toEqual([]);
-        await demo.page.context().close();
-    });
+    // The demo's two models: tetrahedra, and the lattice's surface held by shape matching (its render vertices tied
+    // to surface triangles).
+    test.each(["tetrahedra", "surface + shape matching"])(
+        "the jelly (%s) runs on the GPU and is drawn from GPU buffers: it falls onto the slope, with no read-back per frame",
+        async (model) => {
+            const demo = await openDemo(browser, "jelly", "engine=webgpu");
+            if (model !== "tetrahedra") {
+                // The switch drops a jelly of that model from the start.
+                await demo.page.selectOption('#demo-controls select[data-param="model"]', model);
+            }
+            await waitForFrames(demo.page, 10);
+            const read = drawingReader(demo);
+            await read.countSteps();
+            const before = await read();
+            await waitForFrames(demo.page, 40);
+            const after = await read();
+            const pixels = await canvasPixelStats(demo.page, "#render-canvas", true);
+            await saveScreenshot(demo.page, model === "tetrahedra" ? "webgpu-jelly" : "webgpu-jelly-surface");
+            const steps = after.steps - before.steps;
+            const reads = after.reads - before.reads;
+            console.log(
+                `jelly (${model}) drawn from GPU buffers: lowest render vertex ${before.lowest.toFixed(3)} → ${after.lowest.toFixed(3)} m; ` +
+                    `${reads} state read-backs in ${steps} steps; ${pixels.distinctColours} colours`,
+            );
+            expect(after).toMatchObject({ backend: "webgpu", inWorld: false, drawn: true, cpuData: false });
+            // Dropped from 2.9 m onto the slope: its lowest vertex, as drawn, came down (it starts in free fall).
+            expect(after.lowest).toBeLessThan(before.lowest - 0.05);
+            expect(pixels.distinctColours).toBeGreaterThan(20);
+            expect(pixels.nonBackgroundFraction).toBeGreaterThan(0.2);
+            // State read-backs only every DRAWN_READ_INTERVAL (6) steps, not one per frame.
+            expect(steps).toBeGreaterThanOrEqual(40);
+            expect(reads).toBeLessThanOrEqual(Math.ceil(steps / 6) + 1);
+            expect(demo.errors).toEqual([]);
+            await demo.page.context().close();
+        },
+    );
 });

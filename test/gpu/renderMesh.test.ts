@@ -3,7 +3,10 @@
  * particle positions, in the mesh's local frame through a mesh transform with rotation, non-uniform scaling and
  * translation: a cloth with split vertices (a UV seam that shades smoothly, a folded crease that stays hard) and
  * authored normals facing against the winding; and a jelly (a sphere with its UV seam and poles, filled with tets by
- * the soft body's meshing) whose render vertices follow their tets' barycentric weights, as `applyTetBinding`.
+ * the soft body's meshing) whose render vertices follow their tets' barycentric weights, as `applyTetBinding`; and a
+ * jelly without tets (the same sphere, its lattice's surface held by shape matching) thrown, spinning and squashed,
+ * whose render vertices follow their surface triangles' weights and offsets along the triangles' frames, as
+ * `applySurfaceBinding`.
  */
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine";
 import { Scene } from "@babylonjs/core/scene";
@@ -16,6 +19,7 @@ import { GpuRenderMeshWriter, GpuSoftBodySolver, packRenderMesh, type RenderMesh
 import { COPY_SRC, STORAGE, createBuffer } from "../../src/gpu/bodyBuffers";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import {
+    applySurfaceBinding,
     applyTetBinding,
     applyWeldBinding,
     buildClothTopology,
@@ -188,7 +192,7 @@ async function kernelOutput(
     solver: GpuSoftBodySolver,
     mapping: RenderMeshMapping,
     inverseWorld: ArrayLike<number>,
-): Promise<{ positions: Float32Array; normals: Float32Array; motionScale: number }> {
+): Promise<{ positions: Float32Array; normals: Float32Array; motionScale: number; turnReach: number }> {
     const n = mapping.normalSource.length;
     const outPositions = createBuffer(device, 12 * n, STORAGE | COPY_SRC, "test positions");
     const outNormals = createBuffer(device, 12 * n, STORAGE | COPY_SRC, "test normals");
@@ -199,7 +203,7 @@ async function kernelOutput(
     writer.dispose();
     outPositions.destroy();
     outNormals.destroy();
-    return { positions, normals, motionScale: writer.motionScale };
+    return { positions, normals, motionScale: writer.motionScale, turnReach: writer.turnReach };
 }
 
 test("packRenderMesh: a welded vertex is its particle with weights 1, 0, 0, 0; a tet's point its corners; unbound vertices are refused", () => {
@@ -216,6 +220,30 @@ test("packRenderMesh: a welded vertex is its particle with weights 1, 0, 0, 0; a
     expect(embedded.motionScale).toBe(2);
     expect(() => packRenderMesh({ ...triangle, vertices: { ...tets, tetIndex: [0, -1, 0] } }, 4)).toThrow(/vertex 1 has tet -1.*unbound/);
     expect(() => packRenderMesh({ ...triangle, vertices: tets }, 3)).toThrow(/corner particle 3 \(of 3\)/);
+    expect(welded.surface).toBe(false);
+    expect(embedded.turnReach).toBe(0);
+});
+
+test("packRenderMesh: a surface-bound vertex is its triangle's corners and weights (the fourth 0) and its offset", () => {
+    const triangle = { normalSource: [0, 1], triangles: [0, 1, 1], normalSign: 1 };
+    const surface = {
+        triangles: [0, 1, 2, 2, 1, 3],
+        triangle: [3, 0],
+        weights: [0.2, 0.3, 0.5, 1, 0, 0],
+        offsets: [0.01, -0.02, 0.03, 0, 0, -0.05],
+    };
+    const packed = packRenderMesh({ ...triangle, vertices: surface }, 4);
+    expect(packed.surface).toBe(true);
+    expect(Array.from(packed.vertices.subarray(0, 4))).toEqual([2, 1, 3, 2]);
+    expect(Array.from(packed.weights.subarray(0, 4))).toEqual(Array.from(Float32Array.of(0.2, 0.3, 0.5, 0)));
+    expect(Array.from(packed.offsets)).toEqual(Array.from(Float32Array.of(0.01, -0.02, 0.03, 0, 0, 0, -0.05, 0)));
+    expect(packed.motionScale).toBeCloseTo(1, 6);
+    // A frame that turns half a turn carries the longest offset (5 cm) across twice its length.
+    expect(packed.turnReach).toBeCloseTo(0.1, 7);
+    expect(() => packRenderMesh({ ...triangle, vertices: { ...surface, triangle: [3, 4] } }, 4)).toThrow(/vertex 1 has triangle index 4/);
+    expect(() => packRenderMesh({ ...triangle, vertices: { ...surface, offsets: [0, 0, NaN, 0, 0, 0] } }, 4)).toThrow(
+        /vertex 0 has offset/,
+    );
 });
 
 describeGpu("the render-mesh kernels", (testDevice) => {
@@ -382,6 +410,138 @@ describeGpu("the render-mesh kernels", (testDevice) => {
             lowestNow = Math.min(lowestNow, world[3 * v + 1]);
         }
         expect(lowestNow).toBeLessThan(lowestRest - 0.01);
+        expect(Math.hypot(gpu.normals[0], gpu.normals[1], gpu.normals[2])).toBeCloseTo(1, 5);
+
+        solver.dispose();
+        scene.dispose();
+        engine.dispose();
+    }, 120_000);
+    test("write the positions and normals the CPU render sync writes for a surface-only jelly thrown spinning and squashed (float32 bound)", async () => {
+        const device = testDevice();
+        const engine = new NullEngine();
+        const scene = new Scene(engine);
+        const mesh = CreateSphere("jelly", { diameter: 0.6, segments: 6 }, scene);
+        place(mesh);
+        const data = readMeshData(mesh, "test");
+        const meshing = finishSteps(
+            softBodyMeshingSteps({ positions: data.worldPositions, indices: data.indices, resolution: 4, tetrahedra: false }),
+        );
+        const surface = meshing.surface!;
+        const binding = meshing.surfaceBinding!;
+        const sync = new RenderMeshSync(mesh, data);
+        const body = new SoftBody(
+            { positions: surface.positions, triangles: surface.triangles, stretch: surface.stretch, shear: surface.shear, mass: 1 },
+            { stretchCompliance: 0.05, shapeMatchingCompliance: 0.01 },
+        );
+        // Thrown at 2 m/s, up at 1 m/s, spinning at 8 rad/s about a tilted axis, and squashed (pressed in along y at 4 m/s per
+        // metre from the centre, bulging out along x and z): its triangles move, turn and change shape.
+        const centre = [0.3, 1.2, -0.5];
+        const omega = [3, 7, 2.5];
+        for (let p = 0; p < body.particleCount; p++) {
+            const r = [0, 1, 2].map((k) => body.positions[3 * p + k] - centre[k]);
+            body.velocities[3 * p] = 2 + omega[1] * r[2] - omega[2] * r[1] + 2 * r[0];
+            body.velocities[3 * p + 1] = 1 + omega[2] * r[0] - omega[0] * r[2] - 4 * r[1];
+            body.velocities[3 * p + 2] = omega[0] * r[1] - omega[1] * r[0] + 2 * r[2];
+        }
+        const rest = Float64Array.from(body.positions);
+        const solver = await GpuSoftBodySolver.create(device, body, new XpbdWorld({ substeps: 5 }));
+        for (let s = 0; s < 10; s++) {
+            solver.step(1 / 60);
+        }
+        const n = data.vertexCount;
+        const mapping = sync.gpuMapping(binding);
+        const inverse = mesh.computeWorldMatrix(true).clone().invert();
+        const gpu = await kernelOutput(device, solver, mapping, inverse.m);
+
+        // The CPU's write from the same (float32) particle positions, in f64.
+        const particles = Float64Array.from(await solver.readPositions());
+        applySurfaceBinding(binding, particles, sync.worldPositions);
+        const world = Float64Array.from(sync.worldPositions);
+        sync.update();
+        const cpu = {
+            positions: mesh.getVerticesData(VertexBuffer.PositionKind)!,
+            normals: mesh.getVerticesData(VertexBuffer.NormalKind)!,
+        };
+
+        // The GPU's world position, per coordinate, against the exact one of the f32 particles: the weighted corners
+        // as a tet's (5U·Σ|w_k x_k|: f32 weights, products, 4 sums), one rounding adding the offset term (U·|x|), and
+        // the offset term's error Σ_k |o_k|·(δ_k + 5U) (f32 offsets, products, sums) for axis errors δ_k of the frame.
+        // Each edge is within U·|e| of its exact value, turning it by 2U. WGSL's normalising adds at most 16U (an ulp
+        // is at most 2U of a value): the dot product 3U of |e|², so 1.5U of |e|; sqrt, which WGSL lets be 4.5 ulp off
+        // (inverseSqrt's 2 and a divide's 2.5), 9U; the divide, 2.5 ulp, 5U. So δt = 18U. The normal's cross product is
+        // within (2 + 3√3)U·|e1||e2| of exact, of a length |e1||e2|·sin θ (θ the triangle's angle at its first corner):
+        // δn = 2(2 + 3√3)U/sin θ + 16U. The in-plane axis n × t of two unit vectors: δs = δn + δt + 6U (its roundings).
+        const worldError = new Float64Array(3 * n);
+        let largestOffset = 0;
+        for (let v = 0; v < n; v++) {
+            const t = binding.triangle[v];
+            const corners = [0, 1, 2].map((k) => binding.triangles[t + k]);
+            const x = corners.map((p) => [0, 1, 2].map((a) => particles[3 * p + a]));
+            const e1 = [0, 1, 2].map((a) => x[1][a] - x[0][a]);
+            const e2 = [0, 1, 2].map((a) => x[2][a] - x[0][a]);
+            const normal = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+            const sine = Math.hypot(...normal) / (Math.hypot(...e1) * Math.hypot(...e2));
+            const dt = 18 * U;
+            const dn = (2 * (2 + 3 * Math.sqrt(3)) * U) / sine + 16 * U;
+            const axisErrors = [dt, dn + dt + 6 * U, dn];
+            let frameError = 0;
+            for (let k = 0; k < 3; k++) {
+                frameError += Math.abs(binding.offsets[3 * v + k]) * (axisErrors[k] + 5 * U);
+            }
+            largestOffset = Math.max(largestOffset, Math.hypot(...binding.offsets.subarray(3 * v, 3 * v + 3)));
+            for (let a = 0; a < 3; a++) {
+                let corners = 0;
+                for (let k = 0; k < 3; k++) {
+                    corners += Math.abs(binding.weights[3 * v + k] * x[k][a]);
+                }
+                worldError[3 * v + a] = 5 * U * corners + U * Math.abs(world[3 * v + a]) + frameError;
+            }
+        }
+        const result = agreement(gpu, cpu, localBounds(inverse.m, world, worldError), mapping);
+
+        // How far the body moved, turned and changed shape: its centre's travel, and over its triangles the largest
+        // turn of a normal and the largest change of an edge's length.
+        const travel = [0, 1, 2].map((a) => {
+            let sum = 0;
+            for (let p = 0; p < body.particleCount; p++) {
+                sum += particles[3 * p + a] - rest[3 * p + a];
+            }
+            return sum / body.particleCount;
+        });
+        let turn = 0;
+        let strain = 0;
+        const tri = binding.triangles;
+        for (let t = 0; t < tri.length; t += 3) {
+            const frame = (x: Float64Array): { normal: number[]; edge: number } => {
+                const e1 = [0, 1, 2].map((a) => x[3 * tri[t + 1] + a] - x[3 * tri[t] + a]);
+                const e2 = [0, 1, 2].map((a) => x[3 * tri[t + 2] + a] - x[3 * tri[t] + a]);
+                const c = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+                const length = Math.hypot(...c);
+                return { normal: c.map((value) => value / length), edge: Math.hypot(...e1) };
+            };
+            const before = frame(rest);
+            const after = frame(particles);
+            const cosine = before.normal.reduce((sum, value, a) => sum + value * after.normal[a], 0);
+            turn = Math.max(turn, Math.acos(Math.min(1, cosine)));
+            strain = Math.max(strain, Math.abs(after.edge / before.edge - 1));
+        }
+        console.log(
+            `render kernels vs RenderMeshSync, surface-only jelly (${n} vertices on ${tri.length / 3} triangles of ${body.particleCount} ` +
+                `particles, offsets up to ${(1000 * largestOffset).toFixed(1)} mm; moved ${(1000 * Math.hypot(...travel)).toFixed(0)} mm, ` +
+                `normals turned up to ${turn.toFixed(2)} rad, edges strained up to ${(100 * strain).toFixed(1)}%): positions within ` +
+                `${result.positionWorst.toFixed(3)} of their bound, normals ${result.normalLargest.toExponential(2)} at worst, ` +
+                `${result.normalWorst.toFixed(3)} of their bound`,
+        );
+        expect(result.positionWorst).toBeLessThanOrEqual(1);
+        expect(result.normalWorst).toBeLessThanOrEqual(1);
+        expect(gpu.motionScale).toBeCloseTo(1, 5);
+        expect(gpu.turnReach).toBeCloseTo(2 * largestOffset, 5);
+        // A non-trivial comparison: the offsets reach centimetres (the sphere lies off the lattice's surface), the
+        // body moved, turned and changed shape, and the normals are unit vectors.
+        expect(largestOffset).toBeGreaterThan(0.01);
+        expect(Math.hypot(...travel)).toBeGreaterThan(0.05);
+        expect(turn).toBeGreaterThan(0.5);
+        expect(strain).toBeGreaterThan(0.02);
         expect(Math.hypot(gpu.normals[0], gpu.normals[1], gpu.normals[2])).toBeCloseTo(1, 5);
 
         solver.dispose();
