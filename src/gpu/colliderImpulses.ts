@@ -78,6 +78,11 @@ fn accumulateTurn(word: u32, angular: vec3<f32>) {
 export interface StepImpulses {
     /** The step the figures belong to: the solver's `stepCount` just after it (1 for the first step). */
     readonly step: number;
+    /**
+     * The solver's `time` when the step started (s): the host that applies the figures later gives the body the
+     * displacement of every step since (its time now less this).
+     */
+    readonly time: number;
     /** The dynamic colliders of that step, in the order of the arrays below. */
     readonly colliders: readonly Collider[];
     /** Linear impulse on each collider (N·s, xyz per collider): what the host adds to the collider's body. */
@@ -150,10 +155,17 @@ export class ColliderImpulses {
     }
 
     /**
-     * Encodes the copy of the accumulators (at byte `offset` of `source`) of step `step` into a staging buffer and
-     * their zeroing; call {@link afterSubmit} once the encoder is submitted.
+     * Encodes the copy of the accumulators (at byte `offset` of `source`) of step `step`, started at `time` (s), into a
+     * staging buffer and their zeroing; call {@link afterSubmit} once the encoder is submitted.
      */
-    public encode(encoder: GPUCommandEncoder, source: GPUBuffer, offset: number, colliders: readonly Collider[], step: number): void {
+    public encode(
+        encoder: GPUCommandEncoder,
+        source: GPUBuffer,
+        offset: number,
+        colliders: readonly Collider[],
+        step: number,
+        time: number,
+    ): void {
         if (colliders.length === 0) {
             return;
         }
@@ -166,6 +178,7 @@ export class ColliderImpulses {
         encoder.copyBufferToBuffer(source, offset, staging.buffer, 0, bytes);
         encoder.clearBuffer(source, offset, bytes);
         staging.report.step = step;
+        staging.report.time = time;
         staging.report.colliders = colliders;
         staging.scales.set(this.scales);
         this._pending = staging;
@@ -208,6 +221,20 @@ export class ColliderImpulses {
         arrived.length = 0;
     }
 
+    /** Steps encoded whose figures are not consumed yet (mapping, or arrived): in flight to the host. */
+    public get inFlightCount(): number {
+        return this._mapping.length + this._arrived.length;
+    }
+
+    /**
+     * The figures of the `k`th step in flight (k from 0 below {@link inFlightCount}, in no particular order): their `step`,
+     * `time` and `colliders` are set from the encode; their impulses only once they arrived.
+     */
+    public inFlight(k: number): StepImpulses {
+        const mapping = this._mapping.length;
+        return k < mapping ? this._mapping[k].staging.report : this._arrived[k - mapping].report;
+    }
+
     /** Settles when the figures of every step encoded so far have arrived. */
     public async settled(): Promise<void> {
         while (this._mapping.length > 0) {
@@ -232,6 +259,7 @@ export class ColliderImpulses {
             capacity,
             report: {
                 step: 0,
+                time: 0,
                 colliders: [],
                 linear: new Float64Array(3 * capacity),
                 angular: new Float64Array(3 * capacity),

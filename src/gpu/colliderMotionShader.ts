@@ -22,6 +22,32 @@ fn rotationRows(q: vec4<f32>) -> mat3x3<f32> {
 `;
 
 /**
+ * A dynamic collider's turn in WGSL, over `colliders` (with {@link ROTATION_ROWS_WGSL}): `turned(q, half)`, the
+ * rotation `q` turned by the half rotation vector `half` (the core's `Collider._rotate`), and
+ * `worldInverseInertia(r, q)`, the world inverse inertia at rotation `q` of the collider whose motion record starts at
+ * `r`. Shared by the motion kernel and the impulses' prediction (`pendingImpulses.ts`).
+ */
+export const COLLIDER_TURN_WGSL = /* wgsl */ `
+// q turned by the half rotation vector half, q += (half, 0) ⊗ q, normalised (the core's Collider._rotate).
+fn turned(q: vec4<f32>, half: vec3<f32>) -> vec4<f32> {
+    return normalize(vec4<f32>(
+        q.x + half.x * q.w + half.y * q.z - half.z * q.y,
+        q.y + half.y * q.w + half.z * q.x - half.x * q.z,
+        q.z + half.z * q.w + half.x * q.y - half.y * q.x,
+        q.w - half.x * q.x - half.y * q.y - half.z * q.z,
+    ));
+}
+
+// The world inverse inertia of the collider whose motion record starts at r, at rotation q: C diag(1/I) Cᵀ with
+// C = world rotation × principal axes (the core's _updateInverseInertia).
+fn worldInverseInertia(r: u32, q: vec4<f32>) -> mat3x3<f32> {
+    let c = transpose(rotationRows(q)) * transpose(rotationRows(colliders[r + 7u]));
+    let d = colliders[r + 6u].xyz;
+    return c * mat3x3<f32>(vec3<f32>(d.x, 0.0, 0.0), vec3<f32>(0.0, d.y, 0.0), vec3<f32>(0.0, 0.0, d.z)) * transpose(c);
+}
+`;
+
+/**
  * The change of a dynamic collider's velocities (`dv`, `dOmega`) from the impulses added to its accumulator since the
  * motion kernel last applied them, as the core's `_applyImpulse`: Δv = J/M with the load's share taken off along its
  * axis, Δω = I⁻¹L (the world inverse inertia of the record: the last substep's, or as the attachments last turned
@@ -80,24 +106,7 @@ ${PARAMS_WGSL}
 @group(0) @binding(3) var<storage, read_write> lambdas: array<atomic<i32>>;
 
 ${ROTATION_ROWS_WGSL}
-// q turned by the half rotation vector half, q += (half, 0) ⊗ q, normalised (the core's Collider._rotate).
-fn turned(q: vec4<f32>, half: vec3<f32>) -> vec4<f32> {
-    return normalize(vec4<f32>(
-        q.x + half.x * q.w + half.y * q.z - half.z * q.y,
-        q.y + half.y * q.w + half.z * q.x - half.x * q.z,
-        q.z + half.z * q.w + half.x * q.y - half.y * q.x,
-        q.w - half.x * q.x - half.y * q.y - half.z * q.z,
-    ));
-}
-
-// The world inverse inertia of the collider whose motion record starts at r, at rotation q: C diag(1/I) Cᵀ with
-// C = world rotation × principal axes (the core's _updateInverseInertia).
-fn worldInverseInertia(r: u32, q: vec4<f32>) -> mat3x3<f32> {
-    let c = transpose(rotationRows(q)) * transpose(rotationRows(colliders[r + 7u]));
-    let d = colliders[r + 6u].xyz;
-    return c * mat3x3<f32>(vec3<f32>(d.x, 0.0, 0.0), vec3<f32>(0.0, d.y, 0.0), vec3<f32>(0.0, 0.0, d.z)) * transpose(c);
-}
-
+${COLLIDER_TURN_WGSL}
 ${IMPULSE_CHANGE_WGSL}
 
 fn keepW(index: u32, xyz: vec3<f32>) {

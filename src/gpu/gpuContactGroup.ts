@@ -246,6 +246,10 @@ export class GpuContactGroup {
                 }
             }
             if (shared) {
+                // Every body's prediction records the group's total, which the host applies as the bodies' shares.
+                for (const solver of solvers) {
+                    solver._encodeRecordImpulses(pass);
+                }
                 // Each body's accumulators back to its own impulses, for its read-back (the host adds them up).
                 for (let b = 0; b < solvers.length; b++) {
                     this._shared.encode(pass, "restore", b);

@@ -8,6 +8,7 @@ import { FIGURES_WGSL } from "./figuresShader.js";
 import { GAS_PRESSURE_WGSL } from "./gasPressureShader.js";
 import { HELD_CONTACTS_WGSL } from "./heldContactsShader.js";
 import { PARTICLE_PASS_WGSL } from "./particlePassShader.js";
+import { PENDING_IMPULSE_KERNELS, PENDING_IMPULSES_WGSL, type PendingImpulseKernel } from "./pendingImpulses.js";
 import { PREDICT_WGSL } from "./predictShader.js";
 import { RENDER_MESH_WGSL } from "./renderMeshShader.js";
 import { SELF_COLLISION_WGSL } from "./selfCollisionShader.js";
@@ -106,6 +107,7 @@ const LAYOUTS = {
     bodyContacts: ["fixed-uniform", "storage", "read-only-storage", "read-only-storage", "storage", "storage", "storage", "storage"],
     bodyTransfer: ["fixed-uniform", "storage", "read-only-storage", "storage", "storage", "storage"],
     sharedImpulses: ["fixed-uniform", "storage", "storage"],
+    pendingImpulses: ["fixed-uniform", "storage", "storage", "storage"],
 } satisfies Record<string, Binding[]>;
 
 /** A kernel family's layout name. */
@@ -149,6 +151,8 @@ export interface SolverPipelines {
     readonly bodyTransfer: Readonly<Record<"gather" | "scatter", GPUComputePipeline>>;
     /** A group's dynamic colliders moved once from every body's impulses (see `sharedColliderMotion.ts`). */
     readonly sharedImpulses: Readonly<Record<SharedImpulseKernel, GPUComputePipeline>>;
+    /** The prediction of the impulses in flight to the host (see `pendingImpulses.ts`). */
+    readonly pendingImpulses: Readonly<Record<PendingImpulseKernel, GPUComputePipeline>>;
 }
 
 /** The self-collision kernels, by entry point (see `selfCollisionShader.ts`). */
@@ -254,6 +258,9 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         collect,
         spread,
         restore,
+        record,
+        predictPending,
+        carry,
         ...kernels
     ] = await Promise.all([
         pipeline("predict", PREDICT_WGSL, "predict", "predict"),
@@ -281,6 +288,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         pipeline("bodyTransfer", BODY_TRANSFER_WGSL, "gather", "group gather"),
         pipeline("bodyTransfer", BODY_TRANSFER_WGSL, "scatter", "group scatter"),
         ...SHARED_IMPULSE_KERNELS.map((entry) => pipeline("sharedImpulses", SHARED_IMPULSES_WGSL, entry, `group impulses ${entry}`)),
+        ...PENDING_IMPULSE_KERNELS.map((entry) => pipeline("pendingImpulses", PENDING_IMPULSES_WGSL, entry, `pending impulses ${entry}`)),
         ...BODY_CONTACT_KERNELS.map((entry) => pipeline("bodyContacts", BODY_CONTACTS_WGSL, entry, `group contacts ${entry}`)),
         ...SELF_COLLISION_KERNELS.map((entry) => pipeline("selfCollision", SELF_COLLISION_WGSL, entry, `self-collision ${entry}`)),
     ]);
@@ -316,6 +324,7 @@ async function createSolverPipelines(device: GPUDevice): Promise<SolverPipelines
         >,
         bodyTransfer: { gather, scatter },
         sharedImpulses: { collect, spread, restore },
+        pendingImpulses: { record, predict: predictPending, carry },
         selfCollision: Object.fromEntries(
             SELF_COLLISION_KERNELS.map((entry, k) => [entry, kernels[BODY_CONTACT_KERNELS.length + k]]),
         ) as Record<SelfCollisionKernel, GPUComputePipeline>,

@@ -22,6 +22,7 @@ import { ATTACHMENT_VEC4S, AttachmentRecords } from "./attachmentRecords.js";
 import { ACCUMULATOR_WORDS, ColliderImpulses, type StepImpulses } from "./colliderImpulses.js";
 import { ColliderRecords, unsupportedGpuFeature } from "./colliderRecords.js";
 import { motionVec4s } from "./colliderMotionRecords.js";
+import { PendingImpulses } from "./pendingImpulses.js";
 import { compiledSolverPipelines, solverPipelines, type SolverPipelines } from "./gpuPipelines.js";
 import { BodyBuffers, COPY_DST, COPY_SRC, MAP_READ, STORAGE, createBuffer, type BindGroups } from "./bodyBuffers.js";
 import { StepParams } from "./stepParams.js";
@@ -53,10 +54,12 @@ import { ValidState } from "./validState.js";
  * substep's start the held solve stops one pressing on particles that their taut tethers hold (`heldContactsShader.ts`:
  * the pins take the load, so a light cloth holds a heavy body, and a rope tied to one holds it through its
  * tethers); the step's sums
- * are read back asynchronously for the host to apply ({@link consumeColliderImpulses}), which must give the body
- * what the GPU gave it before the next step (the host's acceleration, the impulse). The body's figures (kinetic energy, the
- * fastest free particle, edge ratios, volume, the per-particle residuals) are reduced on the GPU when asked
- * ({@link readFigures}); the host decides sleep from them ({@link stopMotion}) and raises the events; a read that
+ * are read back asynchronously for the host to apply ({@link consumeColliderImpulses}), which gives the body what
+ * the GPU gave it before the next step, or later with the steps it missed made up; with
+ * {@link predictImpulsesInFlight} each step starts from the host's pose of the body with the effect of the steps
+ * whose sums the host has not taken yet added (`pendingImpulses.ts`), as if it had applied them on time. The body's
+ * figures (kinetic energy, the fastest free particle, edge ratios, volume, the per-particle residuals) are reduced on
+ * the GPU when asked ({@link readFigures}); the host decides sleep from them ({@link stopMotion}) and raises the events; a read that
  * finds a non-finite state restores the last valid one. Particles attached to colliders follow them as on the CPU
  * (a dynamic one sharing the correction). Self-collision (`SoftBody.selfCollision`) runs as its own pass (`selfCollisionPass.ts`: a hash
  * rebuilt every substep, contacts after every solver pass). Bodies that touch each other step together in a
@@ -68,6 +71,21 @@ import { ValidState } from "./validState.js";
 export class GpuSoftBodySolver {
     /** Steps taken. */
     public stepCount = 0;
+    /**
+     * The time at the next step's start (s): 0 at first, advanced by each step's length. A host that lets its clock
+     * run while the body is not stepped (a sleeping body) sets it to its clock before a step. Each step's impulses on
+     * the dynamic colliders carry it (`StepImpulses.time`), and the impulses in flight are predicted from it (see
+     * {@link consumeColliderImpulses}).
+     */
+    public time = 0;
+    /**
+     * Whether each step starts from the host's state of the dynamic colliders with the effect of the impulses in
+     * flight added (the steps whose figures {@link consumeColliderImpulses} has not handed on yet; see there): for a
+     * host that applies every step's impulses when they arrive, however many steps late (the plugin turns it on).
+     * Off, each step starts from the host's state as it is: a host that applies each step's impulses before the next,
+     * or holds a body where it is. Default false.
+     */
+    public predictImpulsesInFlight = false;
 
     private readonly _buffers: BodyBuffers;
     private readonly _params: StepParams;
@@ -97,6 +115,10 @@ export class GpuSoftBodySolver {
     private _reading = false;
     private readonly _timer: StepTimer;
     private readonly _impulses: ColliderImpulses;
+    /** The prediction of the impulses in flight to the host (see {@link consumeColliderImpulses}). */
+    private readonly _pending: PendingImpulses;
+    /** The length of the step being encoded (s). */
+    private _dt = 0;
     private readonly _figures: BodyFigures;
     private readonly _validState: ValidState;
     /** The strain limit's sweep, for a body with a strain limiter; null without one. */
@@ -140,6 +162,7 @@ export class GpuSoftBodySolver {
         this._params = new StepParams(device);
         this._timer = new StepTimer(device);
         this._impulses = new ColliderImpulses(device);
+        this._pending = new PendingImpulses(device, _pipelines);
         this._validState = new ValidState(device, this._buffers);
         this._figures = new BodyFigures(device, body, _pipelines, this._buffers, _constraints, this._validState);
         this._colliders = new ColliderRecords(world.colliders);
@@ -239,6 +262,7 @@ export class GpuSoftBodySolver {
             4 * this._buffers.impulseBase,
             this._colliders.dynamicColliders,
             this.stepCount + 1,
+            this.time,
         );
     }
 
@@ -251,6 +275,7 @@ export class GpuSoftBodySolver {
         // The targets reached at the end of this step are where the next one starts (as `PinConstraints.endStep`).
         this.body.pins.endStep();
         this.stepCount++;
+        this.time += this._dt;
     }
 
     /** @internal The host side of a step (uploads of its uniforms, poses, pins), before its dispatches are encoded. */
@@ -325,6 +350,21 @@ export class GpuSoftBodySolver {
         if (paramsChanged) {
             this._groups = this._createGroups();
         }
+        this._pending.prepare(
+            this.predictImpulsesInFlight,
+            this.stepCount + 1,
+            this.time,
+            dynamic,
+            this._impulses,
+            this._colliderBuffer,
+            this._buffers.lambdas,
+            shapeBytes / 16,
+            attachmentBytes / 16,
+            attached,
+            motionBytes / 16,
+            this._buffers.impulseBase,
+        );
+        this._dt = dt;
         this._writePinTargets();
         if (this._colliding()) {
             this._self!.write(body);
@@ -346,10 +386,13 @@ export class GpuSoftBodySolver {
      * Two-way coupling: hands `visit` the impulses the body put on each dynamic collider in every step whose figures
      * arrived from the GPU since the last call, oldest first (each step once; the arrays are reused afterwards, so
      * copy what you keep). Within its step the GPU moved each dynamic collider by these impulses (and by its
-     * acceleration); the host gives them to its body before the next step, so that the body starts it where the GPU
-     * left it (a host whose own step ran meanwhile also owes the body the displacement it missed: the plugin's
-     * `HavokColliderSync.applyLateImpulse`). A read that arrives later is handed on later; nothing is lost. Never
-     * waits for the GPU.
+     * acceleration); the host gives them to its body before its next step, with the displacement its steps since
+     * `StepImpulses.time` went without (J/M and a turn of I⁻¹L times the host's time now less that: the plugin's
+     * `HavokColliderSync.applyLateImpulse`), so that the body is where it would be had they come on time. With
+     * {@link predictImpulsesInFlight}, until a step's figures are consumed the solver takes them as in flight: each
+     * step adds their effect to the host's pose and velocities of the body (those figures' J/M and I⁻¹L, and the
+     * displacement over the time since their step; `pendingImpulses.ts`), so the late read adds no delay to the
+     * coupling. A read that arrives later is handed on later; nothing is lost. Never waits for the GPU.
      */
     public consumeColliderImpulses(visit: (impulses: StepImpulses) => void): void {
         this._impulses.consume(visit);
@@ -541,6 +584,7 @@ export class GpuSoftBodySolver {
         this._staging?.destroy();
         this._timer.dispose();
         this._impulses.dispose();
+        this._pending.dispose();
         this._figures.dispose();
         this._validState.dispose();
         this._strain?.dispose();
@@ -554,6 +598,8 @@ export class GpuSoftBodySolver {
         const g = this._groups;
         const n = this.body.particleCount;
         const step0 = this._params.offset(0);
+        // Before anything reads the dynamic colliders' records: the impulses in flight to the host added to them.
+        this._pending.encodePredict(pass);
         if (this._inverseMassesDirty) {
             pass.setPipeline(p.setInverseMasses);
             this._bind(pass, g.predict, step0);
@@ -677,8 +723,20 @@ export class GpuSoftBodySolver {
         }
     }
 
-    /** @internal The step's end: the damping of deformation. */
+    /**
+     * @internal The step's impulses on the dynamic colliders into the prediction's ring, while the accumulators hold
+     * every impulse that moved them (a group with one motion per collider calls it before each body's accumulators
+     * go back to its own share).
+     */
+    public _encodeRecordImpulses(pass: GPUComputePassEncoder): void {
+        this._pending.encodeRecord(pass);
+    }
+
+    /** @internal The step's end: the impulses' record (unless the group's motion did it), the damping of deformation. */
     public _encodeEnd(pass: GPUComputePassEncoder): void {
+        if (!this._sharedMotion) {
+            this._pending.encodeRecord(pass);
+        }
         if (this.body.damping > 0) {
             const step0 = this._params.offset(0);
             pass.setPipeline(this._pipelines.rigidMotion);
