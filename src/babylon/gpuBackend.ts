@@ -41,26 +41,6 @@ const SUPPORT_HOLD_STEPS = 60;
 export type LateImpulseSink = (collider: Collider, linear: Float64Array, angular: Float64Array, seconds: number) => void;
 
 /**
- * The feature named when an impostor has particles attached to a dynamic body. The GPU solver runs such attachments
- * (the body moved within the step, as on the CPU), but through the plugin their pull reaches the Havok body only when
- * a read-back arrives, frames late: a pull held back and handed over late overshoots, and the rope bridge's deck fell
- * away on the GPU (a plank at −129 m after 120 frames in Chromium, −147 m in Node with a read every 4th step; 1.65 m on
- * the CPU).
- */
-const DYNAMIC_ATTACHMENT_FEATURE = "attachments to dynamic bodies (their pull reaches Havok a read-back late)";
-
-/** Whether a particle of the impostor is attached to a dynamic collider. */
-function tiedToDynamicBody(impostor: SoftImpostor): boolean {
-    const attachments = impostor.body.attachments;
-    for (let k = 0; k < attachments.count; k++) {
-        if (attachments.colliders[attachments.particles[k]]!.motion === ColliderMotion.Dynamic) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/**
  * The feature named when an impostor may touch one that runs on the CPU, or a dynamic body that one touches (contacts
  * between soft bodies, and the one motion of a dynamic body within the step, run where both bodies are: on the GPU in a
  * `GpuContactGroup`, or on the CPU).
@@ -137,13 +117,14 @@ interface GpuBody {
  * (`GpuSoftBodySolver.tear`) before the next step: a figures read's and a state read's lag later than on the CPU. Its
  * render mesh opens along the tear and is drawn from GPU buffers again with its new vertices.
  *
- * Dynamic Havok bodies are coupled within the step: the GPU moves them by its contacts' impulses substep by substep
- * (`GpuSoftBodySolver`), and the impulses of step n, read back asynchronously, are handed to the Havok bridge before
- * step n + 1 (see {@link addColliderImpulses}), which gives the body the velocity and the displacement Havok's step n
- * went without: it starts step n + 1 where the GPU left it, so a rigid body rests on a GPU cloth or jelly, a heavy one
- * on a pinned cloth too (the GPU's held contacts hand its load to the pins). Impostors that a dynamic body may touch
- * at once step together (see {@link _findNear}), and the group moves the body once from all of their contacts. A body
- * leaving the GPU keeps its solver until the impulses of its steps in flight are handed on.
+ * Dynamic Havok bodies are coupled within the step: the GPU moves them by its contacts' and attachments' impulses
+ * substep by substep (`GpuSoftBodySolver`), and the impulses of step n, read back asynchronously, are handed to the
+ * Havok bridge as soon as they arrive (see {@link addColliderImpulses}), with the displacement Havok's steps since
+ * went without; the GPU steps meanwhile add the impulses still in flight to Havok's pose. So a rigid body rests on a
+ * GPU cloth or jelly, a heavy one on a pinned cloth too (the GPU's held contacts hand its load to the pins), and hangs
+ * from GPU ropes tied to it (`#rope-bridge`) however many frames the read-back takes. Impostors that a dynamic body
+ * may touch at once step together (see {@link _findNear}), and the group moves the body once from all of their
+ * contacts. A body leaving the GPU keeps its solver until the impulses of its steps in flight are handed on.
  *
  * Contacts between impostors (the world's `softContacts`) run where both bodies are: GPU impostors within reach of
  * each other step together in one {@link GpuContactGroup}, and an impostor within reach of one on the CPU goes to the
@@ -185,8 +166,13 @@ export class GpuBackend {
     private _touching = new Uint8Array(0);
     /** A dynamic collider's box (min xyz, max xyz; see {@link colliderBox}). */
     private readonly _colliderBox = new Float64Array(6);
-    /** The length of the current step (s), for the late impulses; before a step, the last one's. */
+    /** The length of the current step (s); before a step, the last one's. */
     private _dt = 0;
+    /**
+     * The plugin's time at the start of the next step (s), the sum of the steps' lengths: each GPU solver steps at it
+     * (`GpuSoftBodySolver.time`), so that impulses applied late make up every step since theirs.
+     */
+    private _clock = 0;
     /** Where {@link addColliderImpulses} hands the impulses. */
     private _sink: LateImpulseSink | null = null;
     /** One collider's impulses for {@link _sink} (N·s, N·m·s). */
@@ -278,6 +264,7 @@ export class GpuBackend {
             }
         }
         this._advanceGroup(members, dt);
+        this._clock += dt;
     }
 
     /**
@@ -299,9 +286,10 @@ export class GpuBackend {
     /**
      * Two-way coupling, before the colliders are synced for a step: hands `apply` the impulses the GPU bodies put on
      * each dynamic collider in every GPU step whose figures arrived since the last call (normally the previous step,
-     * read back between the frames), with the length of the last step, which Havok took without them (see
-     * `HavokColliderSync.applyLateImpulse`). Nothing waits for the GPU; figures that arrive later are handed on later
-     * (with one step's displacement: the steps between are not made up).
+     * read back between the frames), with the time since that step's start, which Havok's steps took without them
+     * (see `HavokColliderSync.applyLateImpulse`): a read k frames late makes up all k steps. Nothing waits for the
+     * GPU; until figures arrive, each GPU step starts from Havok's pose with their effect added (the solver's
+     * prediction of the impulses in flight), so a rope tied to a dynamic body pulls it as if they had come on time.
      */
     public addColliderImpulses(apply: LateImpulseSink): void {
         this._sink = apply;
@@ -377,11 +365,7 @@ export class GpuBackend {
 
     /** The first feature of the impostor itself (not of its neighbours) that keeps it on the CPU, or null. */
     private _ownUnsupported(impostor: SoftImpostor): string | null {
-        return (
-            impostor._gpuUnsupportedFeature() ??
-            (tiedToDynamicBody(impostor) ? DYNAMIC_ATTACHMENT_FEATURE : null) ??
-            unsupportedGpuFeature(impostor.body)
-        );
+        return impostor._gpuUnsupportedFeature() ?? unsupportedGpuFeature(impostor.body);
     }
 
     /**
@@ -532,6 +516,9 @@ export class GpuBackend {
             return;
         }
         const group = this._groupOf(members);
+        for (const impostor of members) {
+            this._bodies.get(impostor)!.solver.time = this._clock;
+        }
         group.step(dt);
         for (const impostor of members) {
             this._afterStep(impostor, this._bodies.get(impostor)!, dt);
@@ -562,6 +549,8 @@ export class GpuBackend {
         let solver: GpuSoftBodySolver;
         try {
             solver = GpuSoftBodySolver.createCompiled(this.device, body, this._world);
+            // The Havok bridge applies every step's impulses when they arrive, however late: predict those in flight.
+            solver.predictImpulsesInFlight = true;
         } catch (error) {
             // The body must not be lost from the simulation: it stays on the CPU, and so do the others from now on.
             this._world.addBody(body);
@@ -615,6 +604,7 @@ export class GpuBackend {
             this._fallAsleep(impostor, gpu);
         }
         if (!body.sleeping) {
+            gpu.solver.time = this._clock;
             gpu.solver.step(dt);
             this._afterStep(impostor, gpu, dt);
             return;
@@ -774,7 +764,8 @@ export class GpuBackend {
                 this._linear[axis] = linear[3 * c + axis];
                 this._angular[axis] = angular[3 * c + axis];
             }
-            this._sink?.(collider, this._linear, this._angular, this._dt);
+            // Havok stepped without them from their step's start until now: every step between is made up.
+            this._sink?.(collider, this._linear, this._angular, this._clock - impulses.time);
         }
     }
 

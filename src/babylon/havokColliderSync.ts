@@ -172,10 +172,12 @@ export class HavokColliderSync {
 
     /**
      * Same-step coupling with a GPU body whose impulses arrive after Havok stepped (see `GpuBackend`): the GPU moved
-     * `collider` within its step by the impulse `linear` (N·s) and `angular` (N·m·s about the centre of mass), which
-     * Havok's last `seconds` of steps went without. The body gets the impulse now, as a change of velocity, and the
-     * displacement it missed, J/M × `seconds` and a turn of I⁻¹L × `seconds` about its centre of mass: it then
-     * starts the next step where the GPU left it. Bodies without a dynamic collider are left alone.
+     * `collider` within a step by the impulse `linear` (N·s) and `angular` (N·m·s about the centre of mass), which
+     * Havok's steps since that step's start, `seconds` long (one step's length when the read-back came between two
+     * frames, k steps' when it came k frames late), went without. The body gets the impulse now, as a change of
+     * velocity, and the displacement it missed, J/M × `seconds` and a turn of I⁻¹L × `seconds` about its centre of
+     * mass: free motion is linear in the impulse, so it is where it would be had the impulse come on time (Havok's
+     * contacts meanwhile aside). Bodies without a dynamic collider are left alone.
      */
     public applyLateImpulse(collider: Collider, linear: ArrayLike<number>, angular: ArrayLike<number>, seconds: number): void {
         const entry = this._byBody.get(collider.userData as PhysicsBody);
