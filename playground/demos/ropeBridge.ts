@@ -8,32 +8,14 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { RopeImpostor } from "../../src/babylon/ropeImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
+import { GAUGE, HEIGHT, PLANK, PLANK_MASS, PLANKS, SPAN, bridgeRope, plankPose, plankTies } from "./ropeBridgeLayout.js";
 import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
 import { colour, ControlPanel, createStage, solverFigures } from "./stage.js";
 
-/**
- * Span between the posts (m), height of the ropes' ends (m), how far their middle hangs below the ends (m), the ropes'
- * distance apart (m), radius (m) and mass (kg each); planks: count, size (m: along, thick, across) and mass (kg);
- * crates: side (m) and mass (kg).
- */
-const SPAN = 4;
-const HEIGHT = 2;
-const SAG = 0.3;
-const GAUGE = 1;
-const ROPE_RADIUS = 0.02;
-const ROPE_MASS = 1;
-const PLANKS = 9;
-const PLANK: [number, number, number] = [0.36, 0.05, 1.2];
-// A pine plank of that size weighs about 10 kg.
-const PLANK_MASS = 10;
+/** Crates: side (m) and mass (kg); the bridge's own layout is in `ropeBridgeLayout.ts`. */
 const CRATE = 0.3;
 const CRATE_MASS = 4;
-
-/** The ropes' rest shape: a parabola sagging `SAG` in the middle, at height y(x). */
-function ropeHeight(x: number): number {
-    return HEIGHT - SAG * (1 - (2 * x) / SPAN) * (1 + (2 * x) / SPAN);
-}
 
 /**
  * A plank bridge on two ropes: the ropes are pinned at the posts, every plank is a dynamic Havok box tied to both
@@ -61,36 +43,24 @@ export const ropeBridge: Demo = {
         const ropeMaterial = colour(scene, "ropeMaterial", new Color3(0.8, 0.7, 0.45));
         const ropes: RopeImpostor[] = [];
         for (const z of [-GAUGE / 2, GAUGE / 2]) {
-            const path: Vector3[] = [];
-            for (let k = 0; k <= 40; k++) {
-                const x = -SPAN / 2 + (SPAN * k) / 40;
-                path.push(new Vector3(x, ropeHeight(x), z));
-            }
-            // 5 cm segments and both ends pinned at the posts.
-            const rope = new RopeImpostor(
-                path,
-                { radius: ROPE_RADIUS, mass: ROPE_MASS, segments: 84, bendStiffness: 0.1, pins: [0, 84] },
-                xpbd,
-            );
+            const { path, options } = bridgeRope(z);
+            const rope = new RopeImpostor(path, options, xpbd);
             rope.mesh.name = z < 0 ? "near rope" : "far rope";
             rope.mesh.material = ropeMaterial;
             ropes.push(rope);
         }
 
-        // Each plank lies under the ropes, its top face touching them, tied to each rope by the two particles nearest its
-        // edges (so it neither spins about the rope nor slides along it).
+        // Each plank lies under the ropes, its top face touching them, tied to each rope near its edges.
         const planks: Mesh[] = [];
         for (let k = 0; k < PLANKS; k++) {
-            const x = -SPAN / 2 + (SPAN * (k + 0.5)) / PLANKS;
+            const { x, y, tilt } = plankPose(k, PLANKS);
             const plank = CreateBox(`plank${k}`, { width: PLANK[0], height: PLANK[1], depth: PLANK[2] }, scene);
-            plank.position.set(x, ropeHeight(x) - ROPE_RADIUS - PLANK[1] / 2, 0);
-            // Along the ropes' slope.
-            plank.rotation.z = Math.atan((8 * SAG * x) / (SPAN * SPAN));
+            plank.position.set(x, y, 0);
+            plank.rotation.z = tilt;
             plank.material = wood;
             const aggregate = new PhysicsAggregate(plank, PhysicsShapeType.BOX, { mass: PLANK_MASS, friction: 0.8 }, scene);
             for (const rope of ropes) {
-                const tied = nearestParticles(rope, x - PLANK[0] / 2 + 0.04, x + PLANK[0] / 2 - 0.04);
-                rope.attachToBody(tied, aggregate.body);
+                rope.attachToBody(plankTies(rope, x), aggregate.body);
             }
             planks.push(plank);
         }
@@ -146,16 +116,3 @@ export const ropeBridge: Demo = {
         };
     },
 };
-
-/** The particles of `rope` nearest to x = `a` and x = `b` (world). */
-function nearestParticles(rope: RopeImpostor, a: number, b: number): number[] {
-    const x = rope.body.positions;
-    const nearest = (target: number): number => {
-        let best = 0;
-        for (let p = 1; p < rope.particleCount; p++) {
-            if (Math.abs(x[3 * p] - target) < Math.abs(x[3 * best] - target)) best = p;
-        }
-        return best;
-    };
-    return [nearest(a), nearest(b)];
-}

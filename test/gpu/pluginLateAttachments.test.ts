@@ -9,38 +9,8 @@ import { PhysicsMotionType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlug
 import { createBody, createHavokScene, type HavokScene, type TestBody } from "../support/havokScene";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { RopeImpostor } from "../../src/babylon/ropeImpostor";
+import { GAUGE, PLANK, PLANK_MASS, bridgeRope, plankPose, plankTies } from "../../playground/demos/ropeBridgeLayout";
 import { describeGpu } from "./support/gpuDevice";
-
-/** The bridge's span between the pins (m), the ropes' ends' height (m), their sag (m) and distance apart (m). */
-const SPAN = 4;
-const HEIGHT = 2;
-const SAG = 0.3;
-const GAUGE = 1;
-/** Planks: size (m: along, thick, across) and mass (kg); ropes' radius (m) and mass (kg). */
-const PLANK: [number, number, number] = [0.36, 0.05, 1.2];
-const PLANK_MASS = 10;
-const ROPE_RADIUS = 0.02;
-const ROPE_MASS = 1;
-
-/** The ropes' rest shape: a parabola sagging {@link SAG} in the middle. */
-function ropeHeight(x: number): number {
-    return HEIGHT - SAG * (1 - (2 * x) / SPAN) * (1 + (2 * x) / SPAN);
-}
-
-/** The particles of `rope` nearest to x = `a` and x = `b`. */
-function nearestParticles(rope: RopeImpostor, a: number, b: number): number[] {
-    const x = rope.body.positions;
-    const nearest = (target: number): number => {
-        let best = 0;
-        for (let p = 1; p < rope.particleCount; p++) {
-            if (Math.abs(x[3 * p] - target) < Math.abs(x[3 * best] - target)) {
-                best = p;
-            }
-        }
-        return best;
-    };
-    return [nearest(a), nearest(b)];
-}
 
 /** What a tow measured: the momentum of the chain and the box (N·s), their centre of mass (m). */
 interface TowRun {
@@ -92,9 +62,9 @@ describeGpu("ropes tied to DYNAMIC Havok bodies on the WebGPU backend, the impul
     };
 
     /**
-     * The rope bridge (`#rope-bridge` without its crates, posts and mooring rope): `planks` 10 kg planks under `ropes`
-     * 1 kg ropes of 84 segments pinned at both ends, each plank tied to each rope by the particles nearest its edges;
-     * {@link STEPS} steps read back every `late` steps.
+     * The rope bridge (`#rope-bridge`'s layout, `ropeBridgeLayout.ts`, without its crates, posts and mooring rope):
+     * `planks` 10 kg planks under `ropes` 1 kg ropes of 84 segments pinned at both ends, each plank tied to each rope
+     * near its edges; {@link STEPS} steps read back every `late` steps.
      */
     const bridge = async (backend: "cpu" | "webgpu", late: number, ropes: number, planks: number): Promise<BridgeRun> => {
         const h = await createHavokScene();
@@ -103,32 +73,24 @@ describeGpu("ropes tied to DYNAMIC Havok bodies on the WebGPU backend, the impul
         const xpbd = new XpbdPlugin(h.scene, { backend, gpuDevice: device(), substeps: 10 });
         const tied: RopeImpostor[] = [];
         for (const z of ropes === 1 ? [0] : [-GAUGE / 2, GAUGE / 2]) {
-            const path: Vector3[] = [];
-            for (let k = 0; k <= 40; k++) {
-                const x = -SPAN / 2 + (SPAN * k) / 40;
-                path.push(new Vector3(x, ropeHeight(x), z));
-            }
-            tied.push(
-                new RopeImpostor(path, { radius: ROPE_RADIUS, mass: ROPE_MASS, segments: 84, bendStiffness: 0.1, pins: [0, 84] }, xpbd),
-            );
+            const { path, options } = bridgeRope(z);
+            tied.push(new RopeImpostor(path, options, xpbd));
         }
         const boards: TestBody[] = [];
         for (let k = 0; k < planks; k++) {
-            const x = -SPAN / 2 + (SPAN * (k + 0.5)) / planks;
-            // Along the ropes' slope, as the demo lays them (a plank across the rope would cut through it).
-            const tilt = Math.atan((8 * SAG * x) / (SPAN * SPAN));
+            const { x, y, tilt } = plankPose(k, planks);
             const plank = createBody(
                 h.scene,
-                { kind: "box", extents: PLANK },
+                { kind: "box", extents: [...PLANK] },
                 {
                     motionType: PhysicsMotionType.DYNAMIC,
                     mass: PLANK_MASS,
-                    position: [x, ropeHeight(x) - ROPE_RADIUS - PLANK[1] / 2, 0],
+                    position: [x, y, 0],
                     rotation: [0, 0, Math.sin(tilt / 2), Math.cos(tilt / 2)],
                 },
             );
             for (const rope of tied) {
-                rope.attachToBody(nearestParticles(rope, x - PLANK[0] / 2 + 0.04, x + PLANK[0] / 2 - 0.04), plank.body);
+                rope.attachToBody(plankTies(rope, x), plank.body);
             }
             boards.push(plank);
         }
