@@ -119,9 +119,23 @@ function drawingReader(demo: DemoPage): (() => Promise<DrawingState>) & { countS
  * The demos whose impostors all run on the GPU from their first steps: features the GPU has (self-collision for the
  * cape and the fold, tearing for the banner), impostors out of each other's reach (the Inspector showcase's trampoline
  * and jelly) or stepped together on the GPU when within it (the hammock's jelly and cloth), dynamic bodies resting on
- * two at once moved once by the two stepped together (the stress test's boxes, the cushions' crate).
+ * two at once moved once by the two stepped together (the stress test's boxes, the cushions' crate), ropes tied to
+ * dynamic bodies with the read-back frames late (the rope bridge's planks).
  */
-const ALL_ON_GPU = ["hanging-cloth", "flag", "cape", "jelly", "inspector", "fold", "tear", "hammock", "big-cloth", "stress", "cushions"];
+const ALL_ON_GPU = [
+    "hanging-cloth",
+    "flag",
+    "cape",
+    "jelly",
+    "inspector",
+    "fold",
+    "tear",
+    "hammock",
+    "big-cloth",
+    "stress",
+    "cushions",
+    "rope-bridge",
+];
 
 /**
  * The playground on Babylon's WebGPUEngine (`?engine=webgpu`), in Chromium on SwiftShader: every demo runs there, on
