@@ -13,7 +13,8 @@ import { Scene } from "@babylonjs/core/scene";
 import { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
-import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { Vector3, type Matrix } from "@babylonjs/core/Maths/math.vector";
+import type { FloatArray } from "@babylonjs/core/types";
 import { SoftBody, XpbdWorld } from "../../src/core/index";
 import { GpuRenderMeshWriter, GpuSoftBodySolver, packRenderMesh, type RenderMeshMapping } from "../../src/gpu/index";
 import { COPY_SRC, STORAGE, createBuffer } from "../../src/gpu/bodyBuffers";
@@ -206,6 +207,40 @@ async function kernelOutput(
     return { positions, normals, motionScale: writer.motionScale, turnReach: writer.turnReach };
 }
 
+/**
+ * The kernels' write of `mesh` from the solver's particles through `binding`'s mapping, and the CPU's from the same
+ * (float32) particles read back: `apply` writes their world positions into `sync.worldPositions` (kept in `world`),
+ * then `sync` draws the mesh (`cpu`).
+ */
+async function bothWrites(
+    device: GPUDevice,
+    solver: GpuSoftBodySolver,
+    mesh: Mesh,
+    sync: RenderMeshSync,
+    binding: Parameters<RenderMeshSync["gpuMapping"]>[0],
+    apply: (particles: Float32Array, out: Float64Array) => void,
+): Promise<{
+    mapping: RenderMeshMapping;
+    inverse: Matrix;
+    gpu: Awaited<ReturnType<typeof kernelOutput>>;
+    particles: Float32Array;
+    world: Float64Array;
+    cpu: { positions: FloatArray; normals: FloatArray };
+}> {
+    const mapping = sync.gpuMapping(binding);
+    const inverse = mesh.computeWorldMatrix(true).clone().invert();
+    const gpu = await kernelOutput(device, solver, mapping, inverse.m);
+    const particles = await solver.readPositions();
+    apply(particles, sync.worldPositions);
+    const world = Float64Array.from(sync.worldPositions);
+    sync.update();
+    const cpu = {
+        positions: mesh.getVerticesData(VertexBuffer.PositionKind)!,
+        normals: mesh.getVerticesData(VertexBuffer.NormalKind)!,
+    };
+    return { mapping, inverse, gpu, particles, world, cpu };
+}
+
 test("packRenderMesh: a welded vertex is its particle with weights 1, 0, 0, 0; a tet's point its corners; unbound vertices are refused", () => {
     const triangle = { normalSource: [0, 1, 2], triangles: [0, 1, 2], normalSign: 1 };
     const welded = packRenderMesh({ ...triangle, vertices: { vertexToParticle: [2, 0, 1] } }, 3);
@@ -275,20 +310,15 @@ describeGpu("the render-mesh kernels", (testDevice) => {
             solver.step(1 / 60);
         }
         const n = data.vertexCount;
-        const mapping = sync.gpuMapping({ vertexToParticle: map });
-        const inverse = mesh.computeWorldMatrix(true).clone().invert();
-        const gpu = await kernelOutput(device, solver, mapping, inverse.m);
-
-        // The CPU's write from the same (float32) particle positions.
-        const particles = await solver.readPositions();
-        applyWeldBinding(map, particles, sync.worldPositions);
         // A vertex's world position is its particle's, exactly.
-        const world = Float64Array.from(sync.worldPositions);
-        sync.update();
-        const cpu = {
-            positions: mesh.getVerticesData(VertexBuffer.PositionKind)!,
-            normals: mesh.getVerticesData(VertexBuffer.NormalKind)!,
-        };
+        const { mapping, inverse, gpu, world, cpu } = await bothWrites(
+            device,
+            solver,
+            mesh,
+            sync,
+            { vertexToParticle: map },
+            (particles, out) => applyWeldBinding(map, particles, out),
+        );
         const result = agreement(gpu, cpu, localBounds(inverse.m, world, new Float64Array(3 * n)), mapping);
 
         // The mesh has the split vertices asked for: one smoothing group across the seam, two at the crease.
@@ -353,19 +383,9 @@ describeGpu("the render-mesh kernels", (testDevice) => {
             solver.step(1 / 60);
         }
         const n = data.vertexCount;
-        const mapping = sync.gpuMapping(binding);
-        const inverse = mesh.computeWorldMatrix(true).clone().invert();
-        const gpu = await kernelOutput(device, solver, mapping, inverse.m);
-
-        // The CPU's write from the same (float32) particle positions.
-        const particles = await solver.readPositions();
-        applyTetBinding(binding, particles, sync.worldPositions);
-        const world = Float64Array.from(sync.worldPositions);
-        sync.update();
-        const cpu = {
-            positions: mesh.getVerticesData(VertexBuffer.PositionKind)!,
-            normals: mesh.getVerticesData(VertexBuffer.NormalKind)!,
-        };
+        const { mapping, inverse, gpu, particles, world, cpu } = await bothWrites(device, solver, mesh, sync, binding, (x, out) =>
+            applyTetBinding(binding, x, out),
+        );
 
         // The GPU's world position: the f32 weights (each within U·|w| of the binding's) times the f32 particles,
         // summed in f32 (4 terms: within 4U of Σ|terms|): within 5U·Σ|w_i||x_i| of the exact one per coordinate.
@@ -449,19 +469,10 @@ describeGpu("the render-mesh kernels", (testDevice) => {
             solver.step(1 / 60);
         }
         const n = data.vertexCount;
-        const mapping = sync.gpuMapping(binding);
-        const inverse = mesh.computeWorldMatrix(true).clone().invert();
-        const gpu = await kernelOutput(device, solver, mapping, inverse.m);
-
-        // The CPU's write from the same (float32) particle positions, in f64.
-        const particles = Float64Array.from(await solver.readPositions());
-        applySurfaceBinding(binding, particles, sync.worldPositions);
-        const world = Float64Array.from(sync.worldPositions);
-        sync.update();
-        const cpu = {
-            positions: mesh.getVerticesData(VertexBuffer.PositionKind)!,
-            normals: mesh.getVerticesData(VertexBuffer.NormalKind)!,
-        };
+        // The CPU's write in f64 from the same particles.
+        const { mapping, inverse, gpu, particles, world, cpu } = await bothWrites(device, solver, mesh, sync, binding, (x, out) =>
+            applySurfaceBinding(binding, Float64Array.from(x), out),
+        );
 
         // The GPU's world position, per coordinate, against the exact one of the f32 particles: the weighted corners
         // as a tet's (5U·Σ|w_k x_k|: f32 weights, products, 4 sums), one rounding adding the offset term (U·|x|), and
@@ -512,7 +523,7 @@ describeGpu("the render-mesh kernels", (testDevice) => {
         let strain = 0;
         const tri = binding.triangles;
         for (let t = 0; t < tri.length; t += 3) {
-            const frame = (x: Float64Array): { normal: number[]; edge: number } => {
+            const frame = (x: ArrayLike<number>): { normal: number[]; edge: number } => {
                 const e1 = [0, 1, 2].map((a) => x[3 * tri[t + 1] + a] - x[3 * tri[t] + a]);
                 const e2 = [0, 1, 2].map((a) => x[3 * tri[t + 2] + a] - x[3 * tri[t] + a]);
                 const c = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
