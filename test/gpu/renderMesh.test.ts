@@ -27,6 +27,7 @@ import {
     computeVertexNormals,
     finishSteps,
     softBodyMeshingSteps,
+    type SoftBodyMeshing,
     tetEdges,
 } from "../../src/meshing/index";
 import { readMeshData } from "../../src/babylon/meshData";
@@ -185,6 +186,26 @@ function agreement(
         }
     }
     return { positionWorst, normalWorst, normalLargest };
+}
+
+/**
+ * A 0.6 m UV sphere placed by {@link place} (its seam and poles duplicate vertices that shade as one), read as a
+ * render mesh and meshed as a soft body at resolution 4, with tets or as a surface only.
+ */
+function sphereJelly(tetrahedra: boolean): {
+    engine: NullEngine;
+    scene: Scene;
+    mesh: Mesh;
+    data: ReturnType<typeof readMeshData>;
+    meshing: SoftBodyMeshing;
+} {
+    const engine = new NullEngine();
+    const scene = new Scene(engine);
+    const mesh = CreateSphere("jelly", { diameter: 0.6, segments: 6 }, scene);
+    place(mesh);
+    const data = readMeshData(mesh, "test");
+    const meshing = finishSteps(softBodyMeshingSteps({ positions: data.worldPositions, indices: data.indices, resolution: 4, tetrahedra }));
+    return { engine, scene, mesh, data, meshing };
 }
 
 /** Has the kernels write the mesh of `sync` from the solver's particles through `mapping`, and reads it back. */
@@ -346,15 +367,7 @@ describeGpu("the render-mesh kernels", (testDevice) => {
 
     test("write the positions and normals the CPU render sync writes for a jelly's tet-bound mesh, in its local frame (float32 bound)", async () => {
         const device = testDevice();
-        const engine = new NullEngine();
-        const scene = new Scene(engine);
-        // A UV sphere: its seam and poles duplicate vertices that shade as one.
-        const mesh = CreateSphere("jelly", { diameter: 0.6, segments: 6 }, scene);
-        place(mesh);
-        const data = readMeshData(mesh, "test");
-        const meshing = finishSteps(
-            softBodyMeshingSteps({ positions: data.worldPositions, indices: data.indices, resolution: 4, tetrahedra: true }),
-        );
+        const { engine, scene, mesh, data, meshing } = sphereJelly(true);
         const tets = meshing.tets;
         const binding = meshing.binding!;
         const sync = new RenderMeshSync(mesh, data);
@@ -436,16 +449,10 @@ describeGpu("the render-mesh kernels", (testDevice) => {
         scene.dispose();
         engine.dispose();
     }, 120_000);
+
     test("write the positions and normals the CPU render sync writes for a surface-only jelly thrown spinning and squashed (float32 bound)", async () => {
         const device = testDevice();
-        const engine = new NullEngine();
-        const scene = new Scene(engine);
-        const mesh = CreateSphere("jelly", { diameter: 0.6, segments: 6 }, scene);
-        place(mesh);
-        const data = readMeshData(mesh, "test");
-        const meshing = finishSteps(
-            softBodyMeshingSteps({ positions: data.worldPositions, indices: data.indices, resolution: 4, tetrahedra: false }),
-        );
+        const { engine, scene, mesh, data, meshing } = sphereJelly(false);
         const surface = meshing.surface!;
         const binding = meshing.surfaceBinding!;
         const sync = new RenderMeshSync(mesh, data);
