@@ -8,14 +8,24 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { HavokPhysicsWithBindings } from "@babylonjs/havok";
 import { RopeImpostor } from "../../src/babylon/ropeImpostor.js";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin.js";
-import { GAUGE, HEIGHT, PLANK, PLANK_MASS, PLANKS, SPAN, bridgeRope, plankPose, plankTies } from "./ropeBridgeLayout.js";
+import {
+    CRATE,
+    CRATE_MASS,
+    CRATES,
+    GAUGE,
+    HEIGHT,
+    PLANK,
+    PLANK_MASS,
+    PLANKS,
+    SPAN,
+    bridgeRope,
+    cratePose,
+    plankPose,
+    plankTies,
+} from "./ropeBridgeLayout.js";
 import { pluginOptions } from "./pluginOptions.js";
 import type { Demo, DemoHandle } from "./demo.js";
 import { colour, ControlPanel, createStage, solverFigures } from "./stage.js";
-
-/** Crates: side (m) and mass (kg); the bridge's own layout is in `ropeBridgeLayout.ts`. */
-const CRATE = 0.3;
-const CRATE_MASS = 4;
 
 /**
  * A plank bridge on two ropes: the ropes are pinned at the posts, every plank is a dynamic Havok box tied to both
@@ -79,13 +89,14 @@ export const ropeBridge: Demo = {
         const drop = (): void => {
             const k = crates.length;
             const crate = CreateBox(`crate${k}`, { size: CRATE }, scene);
-            crate.position.set(-1.2 + ((0.9 * k) % 2.4), HEIGHT + 1 + 0.2 * (k % 3), 0.15 * ((k % 3) - 1));
-            crate.rotation.y = 0.4 * k;
+            const { x, y, z, turn } = cratePose(k);
+            crate.position.set(x, y, z);
+            crate.rotation.y = turn;
             crate.material = crateMaterial;
             new PhysicsAggregate(crate, PhysicsShapeType.BOX, { mass: CRATE_MASS, friction: 0.8 }, scene);
             crates.push(crate);
         };
-        for (let k = 0; k < 3; k++) {
+        for (let k = 0; k < CRATES; k++) {
             drop();
         }
 

@@ -16,6 +16,10 @@ export const PLANKS = 9;
 export const PLANK: readonly [number, number, number] = [0.36, 0.05, 1.2];
 // A pine plank of that size weighs about 10 kg.
 export const PLANK_MASS = 10;
+/** Crates dropped on the deck: side (m), mass (kg) and how many the demo drops at the start. */
+export const CRATE = 0.3;
+export const CRATE_MASS = 4;
+export const CRATES = 3;
 
 /** The ropes' rest shape: a parabola sagging {@link SAG} in the middle, at height y(x). */
 export function ropeHeight(x: number): number {
@@ -55,4 +59,12 @@ export function plankTies(rope: RopeImpostor, x: number): number[] {
         return best;
     };
     return [nearest(x - PLANK[0] / 2 + 0.04), nearest(x + PLANK[0] / 2 - 0.04)];
+}
+
+/**
+ * Where crate `k` is dropped from: its centre (m), 1–1.4 m above the ropes' ends, spread along the deck and across it,
+ * and its turn about y (rad).
+ */
+export function cratePose(k: number): { x: number; y: number; z: number; turn: number } {
+    return { x: -1.2 + ((0.9 * k) % 2.4), y: HEIGHT + 1 + 0.2 * (k % 3), z: 0.15 * ((k % 3) - 1), turn: 0.4 * k };
 }
