@@ -19,6 +19,7 @@ import {
 } from "../core/index.js";
 import { overlaps, pairAllowed } from "../core/softContacts.js";
 import { GpuContactGroup, GpuSoftBodySolver, unsupportedGpuFeature, type GpuFigures, type StepImpulses } from "../gpu/index.js";
+import { SupportForecast } from "./supportForecast.js";
 import { GpuDrawnMesh } from "./gpuDrawnMesh.js";
 import type { SoftImpostor } from "./softImpostor.js";
 
@@ -37,8 +38,17 @@ export const BACKEND_OPTIONS: readonly XpbdBackendOption[] = ["auto", "cpu", "we
  */
 const SUPPORT_HOLD_STEPS = 60;
 
-/** Where a GPU body's impulses on dynamic colliders go: the Havok bridge's `applyLateImpulse`. */
-export type LateImpulseSink = (collider: Collider, linear: Float64Array, angular: Float64Array, seconds: number) => void;
+/**
+ * Where a GPU body's impulses on dynamic colliders go: the Havok bridge's `applyLateImpulse`. `forecast` is the part
+ * of `linear` that the host gave the body during the step already (see `SupportForecast`).
+ */
+export type LateImpulseSink = (
+    collider: Collider,
+    linear: Float64Array,
+    angular: Float64Array,
+    seconds: number,
+    forecast: Float64Array,
+) => void;
 
 /**
  * The feature named when an impostor may touch one that runs on the CPU, or a dynamic body that one touches (contacts
@@ -175,9 +185,12 @@ export class GpuBackend {
     private _clock = 0;
     /** Where {@link addColliderImpulses} hands the impulses. */
     private _sink: LateImpulseSink | null = null;
-    /** One collider's impulses for {@link _sink} (N·s, N·m·s). */
+    /** One collider's impulses for {@link _sink} (N·s, N·m·s), and the part the host gave during their step. */
     private readonly _linear = new Float64Array(3);
     private readonly _angular = new Float64Array(3);
+    private readonly _forecast = new Float64Array(3);
+    /** Each dynamic collider's support during a GPU step, given by the host before the step's impulses arrive. */
+    private readonly _support = new SupportForecast();
     /** State read-backs started so far (all bodies): a debugging figure, to see that drawing reads nothing back. */
     public stateReadCount = 0;
     /** Figures read-backs started so far (all bodies): a debugging figure. */
@@ -232,6 +245,7 @@ export class GpuBackend {
         air.set(world.wind);
         air[3] = world.airDensity;
         this._findNear(impostors, dt);
+        this._support.beginStep();
         const members = this._members;
         members.length = 0;
         for (let i = 0; i < impostors.length; i++) {
@@ -519,6 +533,7 @@ export class GpuBackend {
         for (const impostor of members) {
             this._bodies.get(impostor)!.solver.time = this._clock;
         }
+        this._support.give(this._world.colliders, this._world.gravity);
         group.step(dt);
         for (const impostor of members) {
             this._afterStep(impostor, this._bodies.get(impostor)!, dt);
@@ -605,6 +620,7 @@ export class GpuBackend {
         }
         if (!body.sleeping) {
             gpu.solver.time = this._clock;
+            this._support.give(this._world.colliders, this._world.gravity);
             gpu.solver.step(dt);
             this._afterStep(impostor, gpu, dt);
             return;
@@ -764,8 +780,9 @@ export class GpuBackend {
                 this._linear[axis] = linear[3 * c + axis];
                 this._angular[axis] = angular[3 * c + axis];
             }
+            this._support.arrive(collider, impulses.time, this._linear, impulses.forecast.subarray(3 * c, 3 * c + 3), this._forecast);
             // Havok stepped without them from their step's start until now: every step between is made up.
-            this._sink?.(collider, this._linear, this._angular, this._clock - impulses.time);
+            this._sink?.(collider, this._linear, this._angular, this._clock - impulses.time, this._forecast);
         }
     }
 

@@ -139,16 +139,19 @@ export class HavokColliderSync {
                 continue;
             }
             const j = collider.impulse;
-            if (j[0] === 0 && j[1] === 0 && j[2] === 0) {
+            // The GPU bodies' support, forecast (`SupportForecast`), goes in with the CPU world's; the load learning
+            // sees it when their impulses arrive (applyLateImpulse).
+            const forecast = collider.forecastImpulse;
+            let jx = j[0] + forecast[0];
+            let jy = j[1] + forecast[1];
+            let jz = j[2] + forecast[2];
+            if (jx === 0 && jy === 0 && jz === 0) {
                 continue;
             }
-            let jx = j[0];
-            let jy = j[1];
-            let jz = j[2];
             if (gravity > 0) {
                 // Along the unit vector of gravity: J·ĝ; Havok adds m·g·factor·dt, so the factor grows by J·ĝ/(m·|g|·dt).
                 const along = (jx * g[0] + jy * g[1] + jz * g[2]) / gravity;
-                entry.supportImpulse = -along;
+                entry.supportImpulse = -(j[0] * g[0] + j[1] * g[1] + j[2] * g[2]) / gravity;
                 const factor = body.getGravityFactor();
                 entry.gravityFactor = factor;
                 entry.gravityFactorChanged = true;
@@ -177,9 +180,17 @@ export class HavokColliderSync {
      * frames, k steps' when it came k frames late), went without. The body gets the impulse now, as a change of
      * velocity, and the displacement it missed, J/M × `seconds` and a turn of I⁻¹L × `seconds` about its centre of
      * mass: free motion is linear in the impulse, so it is where it would be had the impulse come on time (Havok's
-     * contacts meanwhile aside). Bodies without a dynamic collider are left alone.
+     * contacts meanwhile aside). Of `linear`, the part `forecast` (N·s) was given during the step already
+     * (`Collider.forecastImpulse`, see `SupportForecast`): only the rest is given now, with the displacement it
+     * missed. Bodies without a dynamic collider are left alone.
      */
-    public applyLateImpulse(collider: Collider, linear: ArrayLike<number>, angular: ArrayLike<number>, seconds: number): void {
+    public applyLateImpulse(
+        collider: Collider,
+        linear: ArrayLike<number>,
+        angular: ArrayLike<number>,
+        seconds: number,
+        forecast: ArrayLike<number>,
+    ): void {
         const entry = this._byBody.get(collider.userData as PhysicsBody);
         if (!entry || collider.motion !== ColliderMotion.Dynamic || entry.body.isDisposed) {
             return;
@@ -206,8 +217,11 @@ export class HavokColliderSync {
         for (let axis = 0; axis < 3; axis++) {
             com[axis] = pose[axis] + m[3 * axis] * c[0] + m[3 * axis + 1] * c[1] + m[3 * axis + 2] * c[2];
         }
+        const jx = linear[0] - forecast[0];
+        const jy = linear[1] - forecast[1];
+        const jz = linear[2] - forecast[2];
         this._point.set(com[0], com[1], com[2]);
-        this._impulse.set(linear[0], linear[1], linear[2]);
+        this._impulse.set(jx, jy, jz);
         body.applyImpulse(this._impulse, this._point);
         this._angular.set(angular[0], angular[1], angular[2]);
         body.applyAngularImpulse(this._angular);
@@ -219,9 +233,9 @@ export class HavokColliderSync {
         const rx = pose[0] - com[0];
         const ry = pose[1] - com[1];
         const rz = pose[2] - com[2];
-        pose[0] += (linear[0] / collider.mass) * seconds + ty * rz - tz * ry;
-        pose[1] += (linear[1] / collider.mass) * seconds + tz * rx - tx * rz;
-        pose[2] += (linear[2] / collider.mass) * seconds + tx * ry - ty * rx;
+        pose[0] += (jx / collider.mass) * seconds + ty * rz - tz * ry;
+        pose[1] += (jy / collider.mass) * seconds + tz * rx - tx * rz;
+        pose[2] += (jz / collider.mass) * seconds + tx * ry - ty * rx;
         const qx = pose[3];
         const qy = pose[4];
         const qz = pose[5];

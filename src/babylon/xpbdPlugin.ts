@@ -82,8 +82,8 @@ export class XpbdPlugin extends XpbdPluginProperties {
     private _lastStepSeconds = 1 / 60;
     private readonly _colliders: HavokColliderSync;
     /** The GPU bodies' impulses to the Havok bridge (see `GpuBackend.addColliderImpulses`), made once. */
-    private readonly _applyLateImpulse: LateImpulseSink = (collider, linear, angular, seconds) =>
-        this._colliders.applyLateImpulse(collider, linear, angular, seconds);
+    private readonly _applyLateImpulse: LateImpulseSink = (collider, linear, angular, seconds, forecast) =>
+        this._colliders.applyLateImpulse(collider, linear, angular, seconds, forecast);
     private readonly _beforePhysicsObserver: Nullable<Observer<Scene>>;
     private readonly _afterPhysicsObserver: Nullable<Observer<Scene>>;
     /** When the last profiled step ended (the Havok step starts right after), or −1. */

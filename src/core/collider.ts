@@ -95,6 +95,15 @@ export class Collider {
     public loadMass = 0;
     /** Unit axis along which {@link loadMass} is carried (world; against gravity). Default `[0, 1, 0]`. */
     public readonly loadAxis = new Float64Array([0, 1, 0]);
+    /**
+     * Linear impulse (N·s, world) that the host gives a dynamic collider's body during the coming step on the soft
+     * bodies' behalf, before their own impulses for that step arrive: a host whose soft bodies' figures come back late
+     * (the WebGPU backend) forecasts them, so that its rigid-body engine's contacts see the body supported in the step
+     * it is. A solver whose impulses arrive late counts this as given: its prediction of the impulses in flight adds
+     * only the rest, and its figures carry it (`StepImpulses.forecast`) for the host to give only the rest too. The CPU
+     * world does not read it. Default zero.
+     */
+    public readonly forecastImpulse = new Float64Array(3);
     /** Total linear impulse the soft bodies put on this collider during the last step (N·s). */
     public readonly impulse = new Float64Array(3);
     /** Total angular impulse about the centre of mass during the last step (N·m·s). */

@@ -87,6 +87,11 @@ export interface StepImpulses {
     readonly colliders: readonly Collider[];
     /** Linear impulse on each collider (N·s, xyz per collider): what the host adds to the collider's body. */
     readonly linear: Float64Array;
+    /**
+     * Each collider's `forecastImpulse` when the step started (N·s, xyz per collider): what the host said it would
+     * give the body during the step itself, so that the figures' {@link linear} less this is what is left to give.
+     */
+    readonly forecast: Float64Array;
     /** Angular impulse on each collider about its centre of mass (N·m·s, world, xyz per collider). */
     readonly angular: Float64Array;
     /**
@@ -180,6 +185,9 @@ export class ColliderImpulses {
         staging.report.step = step;
         staging.report.time = time;
         staging.report.colliders = colliders;
+        for (let c = 0; c < colliders.length; c++) {
+            staging.report.forecast.set(colliders[c].forecastImpulse, 3 * c);
+        }
         staging.scales.set(this.scales);
         this._pending = staging;
     }
@@ -262,6 +270,7 @@ export class ColliderImpulses {
                 time: 0,
                 colliders: [],
                 linear: new Float64Array(3 * capacity),
+                forecast: new Float64Array(3 * capacity),
                 angular: new Float64Array(3 * capacity),
                 overflowed: new Uint8Array(capacity),
             },

@@ -13,9 +13,11 @@ import { ACCUMULATOR_WORDS } from "./colliderImpulses.js";
  * - 9: the accumulator's linear words and contact count already applied (i32 bits); 10: its angular words already
  *   applied (i32 bits), and the contacts of the last projection (f32, at least 1: the mass split, below);
  * - 11–13: the world inverse inertia's rows, and in their `w` the accumulator's turn words already applied (i32 bits:
- *   the collider attachments' angular impulse, see `colliderImpulses.ts`).
+ *   the collider attachments' angular impulse, see `colliderImpulses.ts`);
+ * - 14: the host's forecast of the step's linear impulse (`Collider.forecastImpulse`, N·s), which the prediction of
+ *   the impulses in flight counts as given (`pendingImpulses.ts`).
  */
-export const MOTION_VEC4S = 14;
+export const MOTION_VEC4S = 15;
 
 /**
  * Where a dynamic collider's motion record starts (vec4 index), from its accumulator's first word: the records are
@@ -34,8 +36,8 @@ export function motionVec4s(dynamic: number): number {
 
 /**
  * Writes the header and the motion records of the `dynamic` colliders into `out` (from float 0) as they stand at the
- * step's start (pose, velocities, the host's acceleration and load, mass properties; nothing applied yet, a mass split
- * of 1), with `firstSlot` each one's first shape slot, its accumulator from `accumulatorBase` (the word the
+ * step's start (pose, velocities, the host's acceleration, load and forecast, mass properties; nothing applied yet, a
+ * mass split of 1), with `firstSlot` each one's first shape slot, its accumulator from `accumulatorBase` (the word the
  * accumulators start at) and its fixed-point `scales` (linear and angular per dynamic collider).
  */
 export function writeMotionRecords(
@@ -75,5 +77,6 @@ export function writeMotionRecords(
         for (let row = 0; row < 3; row++) {
             out.set(i.subarray(3 * row, 3 * row + 3), o + 44 + 4 * row);
         }
+        out.set(collider.forecastImpulse, o + 56);
     }
 }

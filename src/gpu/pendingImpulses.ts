@@ -21,9 +21,10 @@ const HEADER_WORDS = 9;
  * a dynamic collider, which lacks the impulses of the steps whose read-back the host has not applied yet, so the
  * step adds their effect first). The ring buffer holds one weight vec4 per slot (x: 1 where the slot's step is in
  * flight and its colliders are this step's, y: the seconds from that step's start to this one's), then per slot and
- * dynamic collider the step's linear and angular impulse (two vec4s, decoded from the accumulators with the step's
- * scales; zero where the sums overflowed, as the host then applies nothing). One thread per dynamic collider, or per
- * attachment:
+ * dynamic collider what the host has still to give of the step's linear and angular impulse (two vec4s, decoded from
+ * the accumulators with the step's scales, the linear one less the host's forecast that its body got during the step,
+ * `Collider.forecastImpulse` in the motion record; zero where the sums overflowed, as the host then applies nothing
+ * more). One thread per dynamic collider, or per attachment:
  *
  * - `record` (the step's end, before the read-back's copy clears the accumulators): the step's impulses into its slot;
  * - `predict` (the step's start, before anything reads the motion records): each collider's record gains what the
@@ -80,7 +81,8 @@ fn record(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let j = vec3<f32>(vec3<i32>(lambdas[word], lambdas[word + 1u], lambdas[word + 2u])) / colliders[r + 6u].w;
     let l = vec3<f32>(vec3<i32>(lambdas[word + 3u], lambdas[word + 4u], lambdas[word + 5u])) / colliders[r + 8u].w;
-    ring[o] = vec4<f32>(j, 0.0);
+    // The host gave the body its forecast during the step already: only the rest is still to come.
+    ring[o] = vec4<f32>(j - colliders[r + 14u].xyz, 0.0);
     ring[o + 1u] = vec4<f32>(l, 0.0);
 }
 

@@ -556,11 +556,12 @@ describeGpu(
                     linear,
                     angular,
                     seconds,
+                    forecast,
                 ) {
                     if (target.userData === ball.body) {
                         handed.push({ frame, linear: linear[2] });
                     }
-                    original.call(this, target, linear, angular, seconds);
+                    original.call(this, target, linear, angular, seconds, forecast);
                 });
                 const warn = jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
                 const x = cloth.body.positions;
