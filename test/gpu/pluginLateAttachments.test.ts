@@ -278,8 +278,12 @@ describeGpu("ropes tied to DYNAMIC Havok bodies on the WebGPU backend, the impul
         }
     }, 900_000);
 
-    test("one rope tied to one plank holds it as on the CPU with the read-back 4 steps late", async () => {
-        holds(await bridge("webgpu", 4, 1, 1), await bridge("cpu", 1, 1, 1));
+    test("one rope tied to one plank holds it as on the CPU with the read-back 4 and 8 steps late", async () => {
+        const cpu = await bridge("cpu", 1, 1, 1);
+        // 8 steps late the ring of impulses in flight (4 steps at first) doubles, keeping the steps it holds.
+        for (const late of [4, 8]) {
+            holds(await bridge("webgpu", late, 1, 1), cpu);
+        }
     }, 600_000);
 
     test("a chain towing a box in zero gravity, read back 1, 2 and 4 steps late: momentum kept, the centre as on the CPU", async () => {
