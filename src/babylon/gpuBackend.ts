@@ -185,9 +185,13 @@ export class GpuBackend {
     private _clock = 0;
     /** Where {@link addColliderImpulses} hands the impulses. */
     private _sink: LateImpulseSink | null = null;
-    /** One collider's impulses for {@link _sink} (N·s, N·m·s), and the part the host gave during their step. */
+    /**
+     * One collider's impulses for {@link _sink} (N·s, N·m·s), the forecast its step's figures carry, and the part of
+     * that the host is to take back.
+     */
     private readonly _linear = new Float64Array(3);
     private readonly _angular = new Float64Array(3);
+    private readonly _reported = new Float64Array(3);
     private readonly _forecast = new Float64Array(3);
     /** Each dynamic collider's support during a GPU step, given by the host before the step's impulses arrive. */
     private readonly _support = new SupportForecast();
@@ -779,8 +783,9 @@ export class GpuBackend {
             for (let axis = 0; axis < 3; axis++) {
                 this._linear[axis] = linear[3 * c + axis];
                 this._angular[axis] = angular[3 * c + axis];
+                this._reported[axis] = impulses.forecast[3 * c + axis];
             }
-            this._support.arrive(collider, impulses.time, this._linear, impulses.forecast.subarray(3 * c, 3 * c + 3), this._forecast);
+            this._support.arrive(collider, impulses.time, this._linear, this._reported, this._forecast);
             // Havok stepped without them from their step's start until now: every step between is made up.
             this._sink?.(collider, this._linear, this._angular, this._clock - impulses.time, this._forecast);
         }
