@@ -232,6 +232,10 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         // Not thrown back up: it never again reaches its release height.
         expect(peak).toBeLessThan(release);
         expect(drift).toBeLessThan(0.005);
+        // At rest in Havok too (a resting body is still: 5 mm/s). The cloth's support reaches Havok within its step as
+        // a forecast, the rest a read-back later: given only late, the box fell freely within each step and was put
+        // back after, Havok reading 0.22 m/s at every step.
+        expect(speed).toBeLessThan(0.005);
         const warnings = warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("WebGPU backend"));
         expect(warnings).toEqual([]);
         expect(xpbd.world.bodies).not.toContain(body.body);
@@ -332,6 +336,7 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
             expect(body.backend).toBe("webgpu");
         }
         const drift = Math.abs(box.node.position.y - windowStart) / (window / 60);
+        const speed = box.body.getLinearVelocity().length();
         // The highest particle under the box (the state read back).
         let top = -Infinity;
         const x = body.body.positions;
@@ -343,12 +348,15 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         const clearance = box.node.position.y - 0.1 - top;
         console.log(
             `a 10 kg box on a pinned 0.2 kg GPU cloth: at y ${box.node.position.y.toFixed(4)} after ${steps} steps, ` +
-                `${(1000 * clearance).toFixed(2)} mm above the cloth under it, drift ${drift.toExponential(2)} m/s`,
+                `${(1000 * clearance).toFixed(2)} mm above the cloth under it, drift ${drift.toExponential(2)} m/s, speed ${speed.toExponential(2)} m/s`,
         );
-        // Held on the cloth (its pinned edges at 1 m), above it, at rest.
+        // Held on the cloth (its pinned edges at 1 m), above it, at rest. In Havok, under a tenth of what one step of
+        // free fall gives (g·dt = 0.16 m/s): the held solve's support changes a little from step to step, and what
+        // the forecast missed arrives a read-back later (8.5 mm/s measured; without the forecast 0.22 m/s).
         expect(box.node.position.y).toBeGreaterThan(0.9);
         expect(clearance).toBeGreaterThan(0);
         expect(drift).toBeLessThan(0.005);
+        expect(speed).toBeLessThan((9.81 / 60) * 0.1);
         const warnings = warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("WebGPU backend"));
         expect(warnings).toEqual([]);
     }, 120_000);
