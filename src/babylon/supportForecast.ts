@@ -30,6 +30,10 @@ interface ForecastEntry {
  * collider (the bodies of a group each report the step). Where the support holds steady, what is left is small; where
  * it changes (a crate lands), one step's change is given late, with the motion it missed.
  *
+ * The forecast is the collider's, over every GPU body; bodies that may touch one dynamic body step in one group
+ * (`GpuBackend`), whose figures of it are the group's. A body stepping on its own takes the forecast as given too, for
+ * its copy of a dynamic body it does not reach (that copy's prediction is then off by it, touching nothing).
+ *
  * Allocates per collider once, on its first figures (held weakly: a collider that leaves is forgotten).
  */
 export class SupportForecast {
