@@ -370,6 +370,8 @@ export class GpuBackend {
         this._grouped.clear();
         this._group?.dispose();
         this._group = null;
+        // No collider keeps a forecast of support from bodies that are gone.
+        this._support.beginStep();
     }
 
     /** The render mesh of `impostor` while it is drawn from GPU buffers, else null (for tests and tools). */
