@@ -236,9 +236,18 @@ describeGpu("XpbdPlugin on the WebGPU backend", (device) => {
         // a forecast, the rest a read-back later: given only late, the box fell freely within each step and was put
         // back after, Havok reading 0.22 m/s at every step.
         expect(speed).toBeLessThan(0.005);
+        // What Havok got within each step: about the box's weight over a step (m·g·dt, ± 10%: the box is at rest, and
+        // the cloth under it presses a little), along gravity only; and nothing once the plugin is gone.
+        const collider = xpbd.world.colliders.find((c) => c.userData === box.body)!;
+        const weight = (1 * 9.81) / 60;
+        expect(collider.forecastImpulse[1]).toBeGreaterThan(0.9 * weight);
+        expect(collider.forecastImpulse[1]).toBeLessThan(1.1 * weight);
+        expect(Math.hypot(collider.forecastImpulse[0], collider.forecastImpulse[2])).toBe(0);
         const warnings = warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("WebGPU backend"));
         expect(warnings).toEqual([]);
         expect(xpbd.world.bodies).not.toContain(body.body);
+        xpbd.dispose();
+        expect(Array.from(collider.forecastImpulse)).toEqual([0, 0, 0]);
     }, 120_000);
 
     test("a dynamic body resting on two GPU cloths at once keeps both on the GPU, stepping together, with no warning, and rests", async () => {
