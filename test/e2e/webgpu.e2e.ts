@@ -1,6 +1,5 @@
 import type { Browser } from "playwright-core";
 import { canvasPixelStats, launchBrowser, openDemo, saveScreenshot, waitForFrames, type DemoPage } from "./support/browser";
-import { checkRopeBridge } from "./support/ropeBridge";
 
 /** The figures panel as label → value. */
 function figures(demo: DemoPage): Promise<Record<string, string>> {
@@ -265,22 +264,6 @@ describe("playground on WebGPU", () => {
             expect(demo.errors).toEqual([]);
             await demo.page.context().close();
         }
-    }, 600_000);
-
-    test("#rope-bridge runs on the GPU, its planks tied to the ropes, and the bridge holds the crates as on the CPU", async () => {
-        const demo = await openDemo(browser, "rope-bridge", "engine=webgpu");
-        // The ropes pull the dynamic planks with the impulses' read-back frames late (predicted on the GPU meanwhile).
-        await demo.page.evaluate(() => window.__playground.demo!.handle.xpbd.whenBackendReadyAsync());
-        const backends = (): Promise<string[]> =>
-            demo.page.evaluate(() => window.__playground.demo!.handle.xpbd.impostors.map((i) => i.backend));
-        await waitForFrames(demo.page, 5);
-        expect((await backends()).every((b) => b === "webgpu")).toBe(true);
-        await checkRopeBridge(demo, "#rope-bridge on WebGPU");
-        const after = await backends();
-        expect(after.length).toBe(3);
-        expect(after.every((b) => b === "webgpu")).toBe(true);
-        expect(demo.errors).toEqual([]);
-        await demo.page.context().close();
     }, 600_000);
 
     // The demo's two models: tetrahedra, and the lattice's surface held by shape matching (its render vertices tied
