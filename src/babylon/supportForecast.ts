@@ -23,12 +23,12 @@ interface ForecastEntry {
  * between them carried nothing, the stack's weight reached the soft body in bursts, and a rope bridge's ropes
  * stretched by 10% as three crates landed on its planks.
  *
- * So before each GPU step every dynamic collider gets, as its `forecastImpulse`, the support (the part along gravity)
- * of the newest step whose impulses arrived, summed over the GPU bodies: Havok gives it during the step, as the CPU
- * world's support. The GPU takes it as given (its prediction of the impulses in flight adds only the rest), each
+ * So before each GPU step every dynamic collider gets, as its `forecastImpulse`, the mean support (the part along
+ * gravity) of the steps whose impulses arrived since the last step, summed over the GPU bodies: Havok gives it during
+ * the step, as the CPU world's support. The GPU takes it as given (its prediction of the impulses in flight adds only the rest), each
  * step's figures carry it back (`StepImpulses.forecast`), and the host then gives only what is left, once per step and
  * collider (the bodies of a group each report the step). Where the support holds steady, what is left is small; where
- * it changes (a crate lands), one step's change is given late, with the motion it missed.
+ * it changes (a crate lands), one read's change is given late, with the motion it missed.
  *
  * The forecast is the collider's, over every GPU body; bodies that may touch one dynamic body step in one group
  * (`GpuBackend`), whose figures of it are the group's. A body stepping on its own takes the forecast as given too, for
