@@ -144,6 +144,8 @@ function showFigures(): void {
         backend: xpbd.backend === "webgpu" ? `webgpu (${onGpu} of ${xpbd.impostors.length} on the GPU)` : "cpu",
         // Timestamp queries: shown where the device measures them.
         ...(Number.isFinite(xpbd.gpuStepMs) ? { "GPU ms / step": xpbd.gpuStepMs.toFixed(2) } : {}),
+        // Steps the GPU's impulses on Havok bodies arrive late beyond one (predicted on the GPU meanwhile).
+        ...(Number.isFinite(xpbd.gpuReadBackLag) ? { "GPU read-back lag (steps)": xpbd.gpuReadBackLag } : {}),
         ...current.handle.figures(),
     };
     figuresPanel.replaceChildren(

@@ -185,6 +185,8 @@ export class GpuBackend {
     private _clock = 0;
     /** Where {@link addColliderImpulses} hands the impulses. */
     private _sink: LateImpulseSink | null = null;
+    /** See {@link readBackLag}. */
+    private _readBackLag = 0;
     /**
      * One collider's impulses for {@link _sink} (N·s, N·m·s), the forecast its step's figures carry, and the part of
      * that the host is to take back.
@@ -302,6 +304,15 @@ export class GpuBackend {
     }
 
     /**
+     * How many GPU steps' impulses on dynamic colliders were still on their way back when the last step started
+     * ({@link addColliderImpulses}), the most of any body: 0 where each step's impulses arrive before the next (a
+     * one-step delay), k where they arrive k steps later still. The solver's prediction bridges these steps.
+     */
+    public get readBackLag(): number {
+        return this._readBackLag;
+    }
+
+    /**
      * Two-way coupling, before the colliders are synced for a step: hands `apply` the impulses the GPU bodies put on
      * each dynamic collider in every GPU step whose figures arrived since the last call (normally the previous step,
      * read back between the frames), with the time since that step's start, which Havok's steps took without them
@@ -311,9 +322,12 @@ export class GpuBackend {
      */
     public addColliderImpulses(apply: LateImpulseSink): void {
         this._sink = apply;
+        let lag = 0;
         for (const gpu of this._bodies.values()) {
             gpu.solver.consumeColliderImpulses(gpu.addImpulses);
+            lag = Math.max(lag, gpu.solver.colliderImpulsesInFlight);
         }
+        this._readBackLag = lag;
         const retired = this._retired;
         for (let k = retired.length - 1; k >= 0; k--) {
             const { solver, settled, addImpulses } = retired[k];

@@ -257,6 +257,16 @@ export class XpbdPlugin extends XpbdPluginProperties {
         return this._gpu ? this._gpu.gpuStepMs : NaN;
     }
 
+    /**
+     * With the WebGPU backend, how many steps late the GPU bodies' impulses on dynamic Havok bodies arrive beyond the
+     * documented one-step delay: the steps whose impulses were still being read back when the last step started (0
+     * where each step's arrive before the next; a browser typically reads back a frame or a few behind). The GPU
+     * predicts the impulses in flight meanwhile (see docs/webgpu.md). NaN on the CPU backend.
+     */
+    public get gpuReadBackLag(): number {
+        return this._gpu ? this._gpu.readBackLag : NaN;
+    }
+
     /** Whether the WebGPU backend runs `impostor` now. @internal */
     public _runsOnGpu(impostor: SoftImpostor): boolean {
         return this._gpu !== null && this._gpu.runs(impostor);

@@ -398,6 +398,14 @@ export class GpuSoftBodySolver {
         this._impulses.consume(visit);
     }
 
+    /**
+     * Steps submitted whose impulses on the dynamic colliders {@link consumeColliderImpulses} has not handed on yet: on
+     * their way back from the GPU, or arrived since the last call (0 without dynamic colliders).
+     */
+    public get colliderImpulsesInFlight(): number {
+        return this._impulses.inFlightCount;
+    }
+
     /** Settles when the collider impulses of every step submitted so far have arrived (see {@link consumeColliderImpulses}). */
     public colliderImpulsesSettled(): Promise<void> {
         return this._impulses.settled();

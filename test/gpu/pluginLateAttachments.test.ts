@@ -286,6 +286,41 @@ describeGpu("ropes tied to DYNAMIC Havok bodies on the WebGPU backend, the impul
         }
     }, 600_000);
 
+    test("the plugin reports how many steps' impulses are still being read back when a step starts", async () => {
+        const h = await createHavokScene();
+        scenes.push(h);
+        jest.spyOn(Logger, "Warn").mockImplementation(() => undefined);
+        const lags = async (backend: "cpu" | "webgpu", late: number): Promise<number[]> => {
+            const xpbd = new XpbdPlugin(h.scene, { backend, gpuDevice: device(), substeps: 10 });
+            const { path, options } = bridgeRope(0);
+            const rope = new RopeImpostor(path, options, xpbd);
+            const { x, y, tilt } = plankPose(0, 1);
+            const plank = createBody(
+                h.scene,
+                { kind: "box", extents: [...PLANK] },
+                {
+                    motionType: PhysicsMotionType.DYNAMIC,
+                    mass: PLANK_MASS,
+                    position: [x, y, 0],
+                    rotation: [0, 0, Math.sin(tilt / 2), Math.cos(tilt / 2)],
+                },
+            );
+            rope.attachToBody(plankTies(rope, x), plank.body);
+            await xpbd.whenBackendReadyAsync();
+            const seen: number[] = [];
+            await stepLate(h, xpbd, 12, late, async () => {
+                seen.push(xpbd.gpuReadBackLag);
+            });
+            xpbd.dispose();
+            plank.body.dispose();
+            return seen;
+        };
+        // Read after every 4th step: the steps since the last read are in flight when the next starts.
+        expect(await lags("webgpu", 4)).toEqual([0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]);
+        expect(await lags("webgpu", 1)).toEqual(new Array(12).fill(0));
+        expect((await lags("cpu", 1)).every(Number.isNaN)).toBe(true);
+    }, 300_000);
+
     test("a chain towing a box in zero gravity, read back 1, 2 and 4 steps late: momentum kept, the centre as on the CPU", async () => {
         const cpu = await tow("cpu", 1);
         const thrown = CHAIN_MASS * THROW;
