@@ -96,6 +96,25 @@ describeGpu("ropes tied to DYNAMIC Havok bodies on the WebGPU backend, the impul
         await xpbd.readGpuStateAsync();
     };
 
+    /** The `k`th of `planks` 10 kg planks, where the demo's layout puts it, tied to each of `ropes`. */
+    const hangPlank = (h: HavokScene, k: number, planks: number, ropes: readonly RopeImpostor[]): TestBody => {
+        const { x, y, tilt } = plankPose(k, planks);
+        const plank = createBody(
+            h.scene,
+            { kind: "box", extents: [...PLANK] },
+            {
+                motionType: PhysicsMotionType.DYNAMIC,
+                mass: PLANK_MASS,
+                position: [x, y, 0],
+                rotation: [0, 0, Math.sin(tilt / 2), Math.cos(tilt / 2)],
+            },
+        );
+        for (const rope of ropes) {
+            rope.attachToBody(plankTies(rope, x), plank.body);
+        }
+        return plank;
+    };
+
     /**
      * The rope bridge (`#rope-bridge`'s layout, `ropeBridgeLayout.ts`, without its posts and mooring rope):
      * `planks` 10 kg planks under `ropes` 1 kg ropes of 84 segments pinned at both ends, each plank tied to each rope
@@ -114,21 +133,7 @@ describeGpu("ropes tied to DYNAMIC Havok bodies on the WebGPU backend, the impul
         }
         const boards: TestBody[] = [];
         for (let k = 0; k < planks; k++) {
-            const { x, y, tilt } = plankPose(k, planks);
-            const plank = createBody(
-                h.scene,
-                { kind: "box", extents: [...PLANK] },
-                {
-                    motionType: PhysicsMotionType.DYNAMIC,
-                    mass: PLANK_MASS,
-                    position: [x, y, 0],
-                    rotation: [0, 0, Math.sin(tilt / 2), Math.cos(tilt / 2)],
-                },
-            );
-            for (const rope of tied) {
-                rope.attachToBody(plankTies(rope, x), plank.body);
-            }
-            boards.push(plank);
+            boards.push(hangPlank(h, k, planks, tied));
         }
         const boxes: TestBody[] = [];
         for (let k = 0; k < crates; k++) {
@@ -293,19 +298,7 @@ describeGpu("ropes tied to DYNAMIC Havok bodies on the WebGPU backend, the impul
         const lags = async (backend: "cpu" | "webgpu", late: number): Promise<number[]> => {
             const xpbd = new XpbdPlugin(h.scene, { backend, gpuDevice: device(), substeps: 10 });
             const { path, options } = bridgeRope(0);
-            const rope = new RopeImpostor(path, options, xpbd);
-            const { x, y, tilt } = plankPose(0, 1);
-            const plank = createBody(
-                h.scene,
-                { kind: "box", extents: [...PLANK] },
-                {
-                    motionType: PhysicsMotionType.DYNAMIC,
-                    mass: PLANK_MASS,
-                    position: [x, y, 0],
-                    rotation: [0, 0, Math.sin(tilt / 2), Math.cos(tilt / 2)],
-                },
-            );
-            rope.attachToBody(plankTies(rope, x), plank.body);
+            const plank = hangPlank(h, 0, 1, [new RopeImpostor(path, options, xpbd)]);
             await xpbd.whenBackendReadyAsync();
             const seen: number[] = [];
             await stepLate(h, xpbd, 12, late, async () => {
