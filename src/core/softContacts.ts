@@ -25,6 +25,20 @@ const NEAR = 9; // the start distance within which a candidate's side is known
 const REACH = 10; // how far a triangle's query box reaches
 const MARGIN = 11; // how far a particle's motion may be from a triangle's box, and a body's bounds are grown
 const MOVE = 12; // a body's largest motion over the substep, or its largest speed
+const ROOM_P = 13; // how far the particle, then each corner (ROOM_A, ROOM_B, ROOM_C), may move along its push before its tethers hold it
+const ROOM_A = 14;
+const ROOM_B = 15;
+const ROOM_C = 16;
+
+/**
+ * Relative speed (m/s) of two bodies' centres of mass from which they are in an impact, and of a contact's two sides
+ * from which a contact in an impact yields (see {@link SoftContacts}).
+ */
+export const IMPACT_SPEED = 0.5;
+/** Relative speed (m/s) of two bodies' centres of mass under which an impact between them is over. */
+export const IMPACT_END_SPEED = 0.05;
+/** Tether room (m) under which a triangle's corners count as held (see {@link SoftContacts}). */
+const HELD_ROOM = 1e-4;
 
 /** Widest query box of one triangle, in cells per axis; a wider one (a runaway body) is skipped for the substep. */
 const MAX_CELL_SPAN = 16;
@@ -45,8 +59,21 @@ const MAX_CELL_SPAN = 16;
  *   the closest point, so momentum is conserved exactly between free particles.
  * - Friction is positional, static then kinetic, on the relative slip over the substep, with the geometric means of
  *   the two bodies' coefficients (as against colliders). Soft contacts do not bounce.
- * - A particle that its taut tethers hold against the push is not moved: the pins behind it take the load (a light
- *   hammock holds a heavy jelly, as in the held solve against colliders), unless it moves into the contact.
+ * - Heavy on light: each side of a contact moves along its push only as far as its taut tethers let it (see
+ *   `TetherConstraints.room`), and the other side closes the rest, so a particle held by its tethers is as firm as
+ *   the pins behind it and they take the load (a 0.5 kg hammock holds a 50 kg jelly, as the held solve against
+ *   colliders holds a crate). A particle resting on a triangle whose corners are all held keeps no velocity away from
+ *   it beyond the pins' own ({@link settle}), and its friction is measured against the pins' motion.
+ * - Impacts yield: two bodies whose centres of mass meet faster than {@link IMPACT_SPEED} are in an impact until
+ *   they move together (slower than {@link IMPACT_END_SPEED} relative to each other). Meanwhile a contact whose
+ *   sides approach faster than {@link IMPACT_SPEED} moves both sides by their inverse masses, and a tether-held
+ *   particle is firm only while it does not move into the contact faster than its body's sleep speed. A held
+ *   support would stop the body's surface dead and give its elastic energy back as a bounce (a 2 kg jelly dropped
+ *   1 m onto the held hammock jumped off it); yielding, the cloth takes the impact as real cloth does.
+ * - A closed body (one with tetrahedra) lies on one side of a sheet: a contact between the two that would push the
+ *   closed body's surface away from its own centre of mass is skipped (its particle is on the wrong side, and goes
+ *   back with the rest of its body), and a particle that starts behind a closed body's face, over it, makes no
+ *   contact with that face.
  * - A sleeping body is an obstacle that does not move; a body moving fast near it wakes it (see {@link wakeNear}).
  *
  * Only bodies with triangles take part: a cloth with all its particles, a tetrahedral body with the corners of its
@@ -70,7 +97,12 @@ export class SoftContacts {
     private _side: Int8Array;
     /** Per candidate: 1 once it touched in a pass of the current substep. */
     private _touchedInSubstep: Uint8Array;
-    /** Per candidate: the contact normal of the last pass it touched in (read by `_writeContacts` only). */
+    /**
+     * Per candidate: 1 when, in the last pass it touched in, every corner of its triangle that weighs in the contact
+     * was held by its taut tethers and its particle was free (see {@link settle}).
+     */
+    private _heldSupport: Uint8Array;
+    /** Per candidate: the contact normal of the last pass it touched in (read by `_writeContacts` and `settle`). */
     private _contactNormals: Float64Array;
     private _hash = new ParticleHash(0);
     private _entryBody = new Int32Array(0);
@@ -79,6 +111,12 @@ export class SoftContacts {
     private _entryBox = new Float64Array(0);
     /** Per body slot: the particles that take part (its surface), or null for all of them. */
     private _surfaces: (Int32Array | null)[] = [];
+    /** Per body slot: +1 when `(b − a) × (c − a)` of its triangles points out of its closed surface, −1 when in, 0 for a sheet. */
+    private _closed = new Int8Array(0);
+    /** Per body slot: the centre of mass at the substep's start, then its velocity (xyz each, 0 asleep). */
+    private _centres = new Float64Array(0);
+    /** Per ordered pair of body slots (`i × bodies + j`): 1 while the two are in an impact. */
+    private _impact = new Uint8Array(0);
     /** Per body slot: swept bounds of the substep, min xyz then max xyz. */
     private _bounds = new Float64Array(0);
     /** Per pair of body slots (`i × bodies + j`): whether it may touch this substep. */
@@ -109,8 +147,8 @@ export class SoftContacts {
     private readonly _closest = new Float64Array(7);
     private readonly _normal = new Float64Array(3);
     private readonly _push = new Float64Array(3);
-    /** Numbers crossing calls, by the slots `W_P` … `MOVE`. */
-    private readonly _scratch = new Float64Array(13);
+    /** Numbers crossing calls, by the slots `W_P` … `ROOM_C`. */
+    private readonly _scratch = new Float64Array(17);
     private readonly _basis = new Float64Array(13);
 
     /**
@@ -129,6 +167,7 @@ export class SoftContacts {
         this._triangle = new Int32Array(0);
         this._side = new Int8Array(0);
         this._touchedInSubstep = new Uint8Array(0);
+        this._heldSupport = new Uint8Array(0);
         this._contactNormals = new Float64Array(0);
     }
 
@@ -168,6 +207,7 @@ export class SoftContacts {
             this._triangle = new Int32Array(this.capacity);
             this._side = new Int8Array(this.capacity);
             this._touchedInSubstep = new Uint8Array(this.capacity);
+            this._heldSupport = new Uint8Array(this.capacity);
             this._contactNormals = new Float64Array(3 * this.capacity);
         }
         // The candidates name body slots, which change now: the last step's contacts are gone.
@@ -178,6 +218,9 @@ export class SoftContacts {
         this._materials = new Float64Array(3 * n);
         this._active = new Uint8Array(n);
         this._restGap = Float64Array.from(bodies, (body) => restGap(body, this._cellSize));
+        this._closed = Int8Array.from(bodies, (body, i) => (this._surfaces[i] !== null ? surfaceOrientation(body) : 0));
+        this._centres = new Float64Array(6 * n);
+        this._impact = new Uint8Array(n * n);
     }
 
     /**
@@ -292,6 +335,7 @@ export class SoftContacts {
             }
         }
         hash.build();
+        this._updateImpacts(bodies);
         // A particle is hashed at the middle of its motion, so a triangle's box reaches half the largest motion
         // further, and a contact distance and a half more (the half for the motion the solve adds to the prediction).
         this._scratch[REACH] = 0.5 * maxMove + 1.5 * maxThickness;
@@ -300,6 +344,36 @@ export class SoftContacts {
         for (let j = 0; j < n; j++) {
             if (active[j] === 1) {
                 this._queryTriangles(bodies, j);
+            }
+        }
+    }
+
+    /**
+     * The active bodies' centres of mass and velocities at the substep's start, and from them which pairs that may
+     * touch are in an impact (see {@link SoftContacts}).
+     */
+    private _updateImpacts(bodies: readonly SoftBody[]): void {
+        const n = bodies.length;
+        const centres = this._centres;
+        for (let i = 0; i < n; i++) {
+            if (this._active[i] === 1) {
+                centreOfMass(bodies[i], centres, 6 * i);
+            }
+        }
+        for (let i = 0; i < n; i++) {
+            for (let j = 0; j < n; j++) {
+                if (i === j || this._pairs[i * n + j] === 0) {
+                    continue;
+                }
+                const dx = centres[6 * i + 3] - centres[6 * j + 3];
+                const dy = centres[6 * i + 4] - centres[6 * j + 4];
+                const dz = centres[6 * i + 5] - centres[6 * j + 5];
+                const speed = Math.sqrt(dx * dx + dy * dy + dz * dz);
+                if (speed > IMPACT_SPEED) {
+                    this._impact[i * n + j] = 1;
+                } else if (speed < IMPACT_END_SPEED) {
+                    this._impact[i * n + j] = 0;
+                }
             }
         }
     }
@@ -367,10 +441,22 @@ export class SoftContacts {
             if (!(depth > 0)) {
                 continue;
             }
-            this._movable(a, p, 1, W_P);
-            this._movable(b, tri[t], -1, K_A);
-            this._movable(b, tri[t + 1], -1, K_B);
-            this._movable(b, tri[t + 2], -1, K_C);
+            const pb = this._particleBody[k];
+            const tb = this._triangleBody[k];
+            if (!same && this._wrongSide(pb, tb, a, ip, b, ia, ib, ic)) {
+                continue;
+            }
+            const impact = !same && this._impact[pb * bodies.length + tb] === 1 && this._approach(a, ip, b, ia, ib, ic) > IMPACT_SPEED;
+            this._movable(a, p, 1, W_P, impact);
+            this._movable(b, tri[t], -1, K_A, impact);
+            this._movable(b, tri[t + 1], -1, K_B, impact);
+            this._movable(b, tri[t + 2], -1, K_C, impact);
+            const held =
+                c[W_P] > 0 &&
+                !b.sleeping &&
+                (impact
+                    ? heldCorner(c[K_A], closest[4]) && heldCorner(c[K_B], closest[5]) && heldCorner(c[K_C], closest[6])
+                    : c[ROOM_A] * closest[4] + c[ROOM_B] * closest[5] + c[ROOM_C] * closest[6] < HELD_ROOM);
             c[K_A] *= closest[4];
             c[K_B] *= closest[5];
             c[K_C] *= closest[6];
@@ -383,21 +469,25 @@ export class SoftContacts {
                 this._touchedInSubstep[k] = 1;
                 touching++;
             }
-            // Kept for `_writeContacts` (friction reuses `normal`).
+            this._heldSupport[k] = held ? 1 : 0;
+            // Kept for `_writeContacts` and `settle` (friction reuses `normal`).
             this._contactNormals[3 * k] = normal[0];
             this._contactNormals[3 * k + 1] = normal[1];
             this._contactNormals[3 * k + 2] = normal[2];
-            this._touched[this._particleBody[k] * bodies.length + this._triangleBody[k]] = 1;
-            const lambda = depth / denominator;
-            c[LAMBDA] = lambda;
+            this._touched[pb * bodies.length + tb] = 1;
             c[DENOMINATOR] = denominator;
+            const lambda = impact ? depth / denominator : this._clampToRoom(xa, ip, xb, ia, ib, ic, depth);
+            if (!(lambda > 0)) {
+                continue;
+            }
+            c[LAMBDA] = lambda;
             c[DEPTH] = depth;
             moveContact(xa, ip, xb, ia, ib, ic, c, normal);
             addImpulse(a, b, p, ia, ib, ic, closest, c, normal);
             if (wp * lambda > a.contactResidual[p]) {
                 a.contactResidual[p] = wp * lambda;
             }
-            this._friction(a, b, p, ia, ib, ic, ma, mb);
+            this._friction(a, b, p, ia, ib, ic, ma, mb, held && !impact);
         }
         this.touching += touching;
     }
@@ -467,30 +557,179 @@ export class SoftContacts {
 
     /**
      * The inverse mass particle `p` of `body` takes in a contact that pushes it along `sign` × the contact normal, into
-     * `_scratch[slot]`: 0 when
-     * the body sleeps, or when its taut tethers hold the particle against that push (the pins behind it carry the
-     * load, as in the held solve against colliders: a light hammock then holds a heavy jelly) and it does not move
-     * against the push faster than the body's sleep speed, else its own.
+     * `_scratch[slot]` (0 when the body sleeps), and how far it may move along the push before its tethers hold it,
+     * into the matching room slot (Infinity without tethers). In an impact (see {@link SoftContacts}) the room is
+     * Infinity, and the inverse mass is 0 when its taut tethers hold the particle against the push while it does not
+     * move into the contact faster than its body's sleep speed.
      */
-    private _movable(body: SoftBody, p: number, sign: number, slot: number): void {
+    private _movable(body: SoftBody, p: number, sign: number, slot: number, impact: boolean): void {
         const w = body.inverseMasses[p];
         let movable = !body.sleeping && w > 0;
+        let room = Infinity;
         if (movable && body.tethers.enabled && body.tethers.count > 0) {
             const push = this._push;
             push[0] = sign * this._normal[0];
             push[1] = sign * this._normal[1];
             push[2] = sign * this._normal[2];
-            const v = body.velocities;
-            const k = 3 * p;
-            // Held only while it does not move into the contact faster than its body's sleep speed: a taut cloth
-            // springing back up under a jelly would otherwise be a wall of infinite mass that lifts the jelly without
-            // being slowed by it, and each bounce would add energy (a jelly dropped 3 mm into a taut hammock bounced
-            // 2 cm and slid off the side). The speed is the substep's start velocity: the motion within the pass
-            // flickers at rest.
-            const into = -(v[k] * push[0] + v[k + 1] * push[1] + v[k + 2] * push[2]);
-            movable = into > body.sleepVelocity || !particleHeld(body, p, push, this._basis);
+            if (impact) {
+                const v = body.velocities;
+                const k = 3 * p;
+                // Held only while it does not move into the contact faster than its body's sleep speed: a taut cloth
+                // springing back up under a jelly would otherwise be a wall of infinite mass that lifts the jelly
+                // without being slowed by it. The speed is the substep's start velocity: the motion within the pass
+                // flickers at rest.
+                const into = -(v[k] * push[0] + v[k + 1] * push[1] + v[k + 2] * push[2]);
+                movable = into > body.sleepVelocity || !particleHeld(body, p, push, this._basis);
+            } else {
+                room = body.tethers.room(body.positions, p, push);
+            }
         }
         this._scratch[slot] = movable ? w : 0;
+        this._scratch[slot + ROOM_P - W_P] = room;
+    }
+
+    /**
+     * Whether a contact between a closed body and a sheet (the particle at `ip` of body `a` in slot `pb`, the triangle at
+     * `ia`, `ib`, `ic` of body `b` in slot `tb`, the contact normal in {@link _normal}) would push the closed body's side
+     * away from its centre of mass: its particle is on the wrong side of the sheet. The push is measured along the
+     * triangle's plane normal and from where the closed side started the substep: the contact's own corrections then do
+     * not change the answer within the substep (measured from where they moved it, along the edge-contact normal, a
+     * corner of a 20 kg jelly on the hammock flipped between touching and not, jittering at 1–3 m/s).
+     */
+    private _wrongSide(pb: number, tb: number, a: SoftBody, ip: number, b: SoftBody, ia: number, ib: number, ic: number): boolean {
+        const closedParticle = this._closed[pb] !== 0;
+        if (closedParticle === (this._closed[tb] !== 0)) {
+            return false;
+        }
+        const face = this._push;
+        triangleNormal(b.positions, ia, ib, ic, face);
+        const normal = this._normal;
+        const sign = face[0] * normal[0] + face[1] * normal[1] + face[2] * normal[2] >= 0 ? 1 : -1;
+        const centres = this._centres;
+        const o = 6 * (closedParticle ? pb : tb);
+        const closest = this._closest;
+        const xa = a.sleeping ? a.positions : a.previousPositions;
+        const xb = b.sleeping ? b.positions : b.previousPositions;
+        let toward = 0;
+        for (let d = 0; d < 3; d++) {
+            const start = closedParticle ? xa[ip + d] : closest[4] * xb[ia + d] + closest[5] * xb[ib + d] + closest[6] * xb[ic + d];
+            toward += face[d] * (centres[o + d] - start);
+        }
+        // The closed side is pushed along the normal when it is the particle, against it when it is the triangle.
+        return (closedParticle ? sign : -sign) * toward <= 0 || !(toward === toward);
+    }
+
+    /**
+     * How fast (m/s) the particle at `ip` of body `a` and the closest point of the triangle at `ia`, `ib`, `ic` of body
+     * `b` approach each other along the contact normal, at the substep's start velocities.
+     */
+    private _approach(a: SoftBody, ip: number, b: SoftBody, ia: number, ib: number, ic: number): number {
+        const va = a.velocities;
+        const vb = b.velocities;
+        const closest = this._closest;
+        const normal = this._normal;
+        let separating = 0;
+        for (let d = 0; d < 3; d++) {
+            separating += normal[d] * (va[ip + d] - closest[4] * vb[ia + d] - closest[5] * vb[ib + d] - closest[6] * vb[ic + d]);
+        }
+        return -separating;
+    }
+
+    /**
+     * The contact's multiplier when each side moves along its push only as far as its tethers let it (the rooms in
+     * `_scratch`): a side that would move farther moves to its limit now and holds, and the others close the rest.
+     * Leaves the weights of the sides still free in `_scratch` (`W_P`, `K_A` …) and their generalised inverse mass in
+     * `DENOMINATOR`, and returns the multiplier (0 when nothing is left free).
+     */
+    private _clampToRoom(xa: Float64Array, ip: number, xb: Float64Array, ia: number, ib: number, ic: number, depth: number): number {
+        const c = this._scratch;
+        const closest = this._closest;
+        const normal = this._normal;
+        let left = depth;
+        // Each round holds at least one more side; four sides, so a fifth round only computes what is left.
+        for (let round = 0; round < 4; round++) {
+            const denominator = c[W_P] + c[K_A] * closest[4] + c[K_B] * closest[5] + c[K_C] * closest[6];
+            c[DENOMINATOR] = denominator;
+            if (!(denominator > 0) || !(left > 0)) {
+                return 0;
+            }
+            const lambda = left / denominator;
+            let clamped = false;
+            if (c[W_P] * lambda > c[ROOM_P]) {
+                const r = c[ROOM_P];
+                xa[ip] += r * normal[0];
+                xa[ip + 1] += r * normal[1];
+                xa[ip + 2] += r * normal[2];
+                left -= r;
+                c[W_P] = 0;
+                clamped = true;
+            }
+            for (let corner = 0; corner < 3; corner++) {
+                const slot = K_A + corner;
+                // A corner moves by its weighted inverse mass times λ: kᵢ λ = wᵢ bᵢ λ, and closes bᵢ of what it moves.
+                if (c[slot] * lambda > c[ROOM_A + corner]) {
+                    const r = c[ROOM_A + corner];
+                    const o = corner === 0 ? ia : corner === 1 ? ib : ic;
+                    xb[o] -= r * normal[0];
+                    xb[o + 1] -= r * normal[1];
+                    xb[o + 2] -= r * normal[2];
+                    left -= closest[4 + corner] * r;
+                    c[slot] = 0;
+                    clamped = true;
+                }
+            }
+            if (!clamped) {
+                return lambda;
+            }
+        }
+        const denominator = c[W_P] + c[K_A] * closest[4] + c[K_B] * closest[5] + c[K_C] * closest[6];
+        c[DENOMINATOR] = denominator;
+        return denominator > 0 && left > 0 ? left / denominator : 0;
+    }
+
+    /**
+     * After the substep's velocities: a particle resting on a held support (every corner of the triangle held by its
+     * taut tethers) keeps no velocity away from it beyond the pins' own. The support moves only by the cloth's
+     * corrections, and as a wall of infinite mass it would hand each one to the body on it as a kick; as the ground
+     * does, the contact does not throw. The impulse taken back goes through the tethers to the pins.
+     */
+    public settle(bodies: readonly SoftBody[]): void {
+        for (let k = 0; k < this.count; k++) {
+            if (this._touchedInSubstep[k] === 0 || this._heldSupport[k] === 0) {
+                continue;
+            }
+            const a = bodies[this._particleBody[k]];
+            const b = bodies[this._triangleBody[k]];
+            const ip = 3 * this._particle[k];
+            const t = this._triangle[k];
+            const tri = b.triangles;
+            const v = a.velocities;
+            const u = b.velocities;
+            const nx = this._contactNormals[3 * k];
+            const ny = this._contactNormals[3 * k + 1];
+            const nz = this._contactNormals[3 * k + 2];
+            const ja = 3 * b.tethers.firstAnchor(tri[t]);
+            const jb = 3 * b.tethers.firstAnchor(tri[t + 1]);
+            const jc = 3 * b.tethers.firstAnchor(tri[t + 2]);
+            const support =
+                ((u[ja] + u[jb] + u[jc]) * nx + (u[ja + 1] + u[jb + 1] + u[jc + 1]) * ny + (u[ja + 2] + u[jb + 2] + u[jc + 2]) * nz) / 3;
+            const away = v[ip] * nx + v[ip + 1] * ny + v[ip + 2] * nz - support;
+            if (!(away > 0)) {
+                continue;
+            }
+            v[ip] -= away * nx;
+            v[ip + 1] -= away * ny;
+            v[ip + 2] -= away * nz;
+            const j = a.masses[ip / 3] * away;
+            const ia = a.contacts.impulse;
+            const ib = b.contacts.impulse;
+            ia[0] -= j * nx;
+            ia[1] -= j * ny;
+            ia[2] -= j * nz;
+            ib[0] += j * nx;
+            ib[1] += j * ny;
+            ib[2] += j * nz;
+        }
     }
 
     /**
@@ -640,13 +879,14 @@ export class SoftContacts {
                             }
                             const other = bodies[i];
                             c[NEAR] = 2 * (i === j ? thickness : 0.5 * (thickness + this._materials[3 * i]));
-                            this._add(
-                                i,
-                                particle,
-                                j,
-                                t,
-                                this._startSide(start, ia, ib, ic, other.sleeping ? other.positions : other.previousPositions, ip),
-                            );
+                            const side = this._startSide(start, ia, ib, ic, other.sleeping ? other.positions : other.previousPositions, ip);
+                            // A particle that starts behind a closed body's face, over it, is inside that body: the
+                            // face would push it through the body's surface.
+                            const closed = i === j ? 0 : this._closed[j];
+                            if (closed !== 0 && side !== 0 && side !== closed && closest[4] > 0 && closest[5] > 0 && closest[6] > 0) {
+                                continue;
+                            }
+                            this._add(i, particle, j, t, side);
                         }
                     }
                 }
@@ -762,7 +1002,17 @@ export class SoftContacts {
      * the particle's slip relative to the triangle's closest point over the substep, all of it inside the static cone
      * (slip under μs × depth), else μk × depth.
      */
-    private _friction(a: SoftBody, b: SoftBody, p: number, ia: number, ib: number, ic: number, ma: number, mb: number): void {
+    private _friction(
+        a: SoftBody,
+        b: SoftBody,
+        p: number,
+        ia: number,
+        ib: number,
+        ic: number,
+        ma: number,
+        mb: number,
+        held: boolean,
+    ): void {
         const materials = this._materials;
         const ip = 3 * p;
         const c = this._scratch;
@@ -784,9 +1034,14 @@ export class SoftContacts {
         const nx = normal[0];
         const ny = normal[1];
         const nz = normal[2];
-        let sx = xa[ip] - sa[ip] - ba * (xb[ia] - sb[ia]) - bb * (xb[ib] - sb[ib]) - bc * (xb[ic] - sb[ic]);
-        let sy = xa[ip + 1] - sa[ip + 1] - ba * (xb[ia + 1] - sb[ia + 1]) - bb * (xb[ib + 1] - sb[ib + 1]) - bc * (xb[ic + 1] - sb[ic + 1]);
-        let sz = xa[ip + 2] - sa[ip + 2] - ba * (xb[ia + 2] - sb[ia + 2]) - bb * (xb[ib + 2] - sb[ib + 2]) - bc * (xb[ic + 2] - sb[ic + 2]);
+        // A held support slips as its pins move: its own motion carries the cloth's small corrections, which would drag
+        // the body resting on it sideways (as in the held solve against colliders).
+        const ja = held ? 3 * b.tethers.firstAnchor(ia / 3) : ia;
+        const jb = held ? 3 * b.tethers.firstAnchor(ib / 3) : ib;
+        const jc = held ? 3 * b.tethers.firstAnchor(ic / 3) : ic;
+        let sx = xa[ip] - sa[ip] - ba * (xb[ja] - sb[ja]) - bb * (xb[jb] - sb[jb]) - bc * (xb[jc] - sb[jc]);
+        let sy = xa[ip + 1] - sa[ip + 1] - ba * (xb[ja + 1] - sb[ja + 1]) - bb * (xb[jb + 1] - sb[jb + 1]) - bc * (xb[jc + 1] - sb[jc + 1]);
+        let sz = xa[ip + 2] - sa[ip + 2] - ba * (xb[ja + 2] - sb[ja + 2]) - bb * (xb[jb + 2] - sb[jb + 2]) - bc * (xb[jc + 2] - sb[jc + 2]);
         const along = sx * nx + sy * ny + sz * nz;
         sx -= along * nx;
         sy -= along * ny;
@@ -863,6 +1118,63 @@ function addImpulse(
         ja[k] += onParticle * d[k];
         jb[k] += onTriangle * d[k];
     }
+}
+
+/**
+ * Whether a corner of a triangle in an impact's contact (its inverse mass `movable` there, its barycentric weight
+ * `weight`) holds: it does not weigh in the contact, or its tethers hold it.
+ */
+function heldCorner(movable: number, weight: number): boolean {
+    return weight === 0 || movable === 0;
+}
+
+/** +1 when `body`'s triangles wind with `(b − a) × (c − a)` outwards (positive enclosed volume at rest), −1 inwards, 0 flat. */
+function surfaceOrientation(body: SoftBody): number {
+    const x = body.restPositions;
+    const tri = body.triangles;
+    let volume = 0;
+    for (let t = 0; t < tri.length; t += 3) {
+        const a = 3 * tri[t];
+        const b = 3 * tri[t + 1];
+        const c = 3 * tri[t + 2];
+        volume +=
+            x[a] * (x[b + 1] * x[c + 2] - x[b + 2] * x[c + 1]) +
+            x[a + 1] * (x[b + 2] * x[c] - x[b] * x[c + 2]) +
+            x[a + 2] * (x[b] * x[c + 1] - x[b + 1] * x[c]);
+    }
+    return volume > 0 ? 1 : volume < 0 ? -1 : 0;
+}
+
+/**
+ * `body`'s centre of mass at the substep's start and its velocity (0 asleep) into `out` from `o` (xyz, then xyz).
+ */
+function centreOfMass(body: SoftBody, out: Float64Array, o: number): void {
+    const x = body.sleeping ? body.positions : body.previousPositions;
+    const v = body.velocities;
+    const masses = body.masses;
+    let m = 0;
+    let cx = 0;
+    let cy = 0;
+    let cz = 0;
+    let vx = 0;
+    let vy = 0;
+    let vz = 0;
+    for (let q = 0; q < body.particleCount; q++) {
+        const w = masses[q];
+        m += w;
+        cx += w * x[3 * q];
+        cy += w * x[3 * q + 1];
+        cz += w * x[3 * q + 2];
+        vx += w * v[3 * q];
+        vy += w * v[3 * q + 1];
+        vz += w * v[3 * q + 2];
+    }
+    out[o] = cx / m;
+    out[o + 1] = cy / m;
+    out[o + 2] = cz / m;
+    out[o + 3] = body.sleeping ? 0 : vx / m;
+    out[o + 4] = body.sleeping ? 0 : vy / m;
+    out[o + 5] = body.sleeping ? 0 : vz / m;
 }
 
 /** Whether an awake body has been slow for its sleep time, so that it may fall asleep. */

@@ -243,6 +243,43 @@ export class TetherConstraints {
     }
 
     /**
+     * How far particle `particle` may move along the unit vector `direction` before one of its tethers reaches its
+     * length (0 when one already has and the move would stretch it further; Infinity for a particle without tethers).
+     */
+    public room(x: Float64Array, particle: number, direction: Float64Array): number {
+        const i = 3 * particle;
+        let room = Infinity;
+        for (let rank = 0; rank < TETHER_ANCHORS; rank++) {
+            const slot = this.slotOf[particle * TETHER_ANCHORS + rank];
+            if (slot < 0) {
+                break;
+            }
+            const a = 3 * this.anchors[slot];
+            const ux = x[i] - x[a];
+            const uy = x[i + 1] - x[a + 1];
+            const uz = x[i + 2] - x[a + 2];
+            const along = ux * direction[0] + uy * direction[1] + uz * direction[2];
+            const limit = this.lengths[slot] * this.slack;
+            // |u + s·d| = limit: s = −u·d + √((u·d)² − (|u|² − limit²)).
+            const discriminant = along * along - (ux * ux + uy * uy + uz * uz - limit * limit);
+            const s = discriminant > 0 ? -along + Math.sqrt(discriminant) : 0;
+            if (!(s > 0)) {
+                return 0;
+            }
+            if (s < room) {
+                room = s;
+            }
+        }
+        return room;
+    }
+
+    /** The pin that particle `particle`'s first tether ties it to, or the particle itself when it has none. */
+    public firstAnchor(particle: number): number {
+        const slot = this.slotOf[particle * TETHER_ANCHORS];
+        return slot < 0 ? particle : this.anchors[slot];
+    }
+
+    /**
      * The anchor of rank `rank` ≥ 1 for particle `i`: for rank 1 the straight-line nearest pin of its piece other
      * than its first anchor; for higher ranks the nearest pin whose direction from the particle is at least 60° away
      * from those of the anchors it has. −1 when there is none.

@@ -332,6 +332,9 @@ export class XpbdWorld {
                     this._finishSubstep(bodies[b], bodyContext);
                 }
             }
+            if (softContacts.count > 0) {
+                softContacts.settle(bodies);
+            }
         }
         if (softContacts.overflowed && !this._softOverflowReported) {
             this._softOverflowReported = this.events.push(

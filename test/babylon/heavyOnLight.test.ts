@@ -11,6 +11,9 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { createBody, createHavokScene, type HavokScene, type TestBody } from "../support/havokScene";
 import { XpbdPlugin } from "../../src/babylon/xpbdPlugin";
 import { ClothImpostor } from "../../src/babylon/clothImpostor";
+import { SoftBodyImpostor } from "../../src/babylon/softBodyImpostor";
+import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
+import { heightAboveCloth } from "../support/clothChecks";
 
 const G = 9.81;
 const CLOTH_MASS = 0.5;
@@ -112,6 +115,49 @@ describe("heavy on light (Havok)", () => {
     // load it carries (see `HavokColliderSync`), and the pins carry it too.
     it.each([1, 5, 20])("a stack of three %p kg crates rests on the hammock", (mass) => {
         expectAtRestOnCloth(hammock(h, mass, [0.001, 0.001, 0.001]));
+    });
+
+    // Soft on soft: the jelly's particles meet the cloth's triangles and the cloth's particles the jelly's (see
+    // `softContacts.ts`), with the impostors' default options.
+    it.each([
+        [20, 0.001],
+        [50, 0.001],
+        [50, 0.5],
+    ])("a %p kg jelly released %p m above the 0.5 kg hammock comes to rest on it", (mass, gap) => {
+        const xpbd = new XpbdPlugin(h.scene);
+        const mesh = CreateGround("hammock", { width: 1.2, height: 1.2, subdivisions: 24, updatable: true }, h.scene);
+        mesh.position.y = CLOTH_Y;
+        const cloth = new ClothImpostor(mesh, { mass: CLOTH_MASS, thickness: THICKNESS, pins: [0, 24, 600, 624] }, xpbd);
+        const box = CreateBox("jelly", { size: BOX, updatable: true }, h.scene);
+        box.position.y = CLOTH_Y + THICKNESS + BOX / 2 + gap;
+        const jelly = new SoftBodyImpostor(box, { mass }, xpbd);
+        const frames = 240;
+        let lowest = Infinity;
+        let maxRatio = 0;
+        let pinSum = 0;
+        for (let f = 0; f < frames; f++) {
+            h.step();
+            lowest = Math.min(lowest, heightAboveCloth(jelly.body, cloth.body));
+            maxRatio = Math.max(maxRatio, cloth.body.stats.maxEdgeRatio);
+            if (f >= frames - 60) {
+                pinSum += cloth.getPinForce().y / 60;
+            }
+        }
+        const v = jelly.body.velocities;
+        let speed = 0;
+        for (let i = 0; i < v.length; i += 3) {
+            speed = Math.max(speed, Math.hypot(v[i], v[i + 1], v[i + 2]));
+        }
+        const pinShare = pinSum / ((mass + CLOTH_MASS) * G);
+        console.log(
+            `${mass} kg jelly released ${gap} m above the hammock: lowest ${(1000 * lowest).toFixed(1)} mm above the cloth, ` +
+                `fastest particle ${(1000 * speed).toFixed(2)} mm/s, pins carry ${(100 * pinShare).toFixed(2)} % of the weight, ` +
+                `max edge ratio ×${maxRatio.toFixed(3)}`,
+        );
+        expect(lowest).toBeGreaterThan(0);
+        expect(speed).toBeLessThan(0.005);
+        expect(Math.abs(pinShare - 1)).toBeLessThan(0.02);
+        expect(maxRatio).toBeLessThanOrEqual(gap < 0.01 ? 1.15 : 2);
     });
 
     it("a 70 kg capsule dropped 0.5 m onto a 2 kg trampoline comes to rest on it", () => {

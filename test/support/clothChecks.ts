@@ -2,6 +2,7 @@
  * Independent checks of where soft bodies' surfaces are, for the soft contact tests: closest approach of particles
  * that share no triangle, and an exact count of triangle edges piercing triangles.
  */
+import type { SoftBody } from "../../src/core/softBody";
 
 /** Particle pairs that share a triangle (as `i * n + j`, i < j), from 3 indices per triangle. */
 function trianglePairs(triangles: ArrayLike<number>, n: number): Set<number> {
@@ -132,4 +133,29 @@ export function crossingEdges(
         }
     }
     return crossings;
+}
+
+/**
+ * Least height of the body's particles above the cloth surface beneath them (the cloth's triangles interpolated at
+ * each particle's x, z); negative when one is below it.
+ */
+export function heightAboveCloth(body: SoftBody, cloth: SoftBody): number {
+    const x = cloth.positions;
+    const tri = cloth.triangles;
+    let least = Infinity;
+    for (let i = 0; i < body.particleCount; i++) {
+        const px = body.positions[3 * i];
+        const py = body.positions[3 * i + 1];
+        const pz = body.positions[3 * i + 2];
+        for (let t = 0; t < tri.length; t += 3) {
+            const [a, b, c] = [3 * tri[t], 3 * tri[t + 1], 3 * tri[t + 2]];
+            const d = (x[b + 2] - x[c + 2]) * (x[a] - x[c]) + (x[c] - x[b]) * (x[a + 2] - x[c + 2]);
+            const u = ((x[b + 2] - x[c + 2]) * (px - x[c]) + (x[c] - x[b]) * (pz - x[c + 2])) / d;
+            const v = ((x[c + 2] - x[a + 2]) * (px - x[c]) + (x[a] - x[c]) * (pz - x[c + 2])) / d;
+            if (u >= 0 && v >= 0 && u + v <= 1) {
+                least = Math.min(least, py - (u * x[a + 1] + v * x[b + 1] + (1 - u - v) * x[c + 1]));
+            }
+        }
+    }
+    return least;
 }
