@@ -430,7 +430,12 @@ export class SoftContacts {
             const contactDistance = same ? materials[ma] : 0.5 * (materials[ma] + materials[mb]);
             c[CONTACT_DISTANCE] = contactDistance;
             const interior = this._interior[this._triangleBody[k]];
-            if (!this._contactNormal(xb, tri, t, this._side[k], interior !== null ? interior[t / 3] : 0)) {
+            // A closed body's surface bounds a solid: beyond the plane of one of its faces, by an edge, another
+            // body's particle is mostly outside it, beside the next face (a cloth under a jelly's bottom edge is behind
+            // the plane of its side face), so it did not cross there. The inside rule and the wrong-side test catch
+            // a particle inside.
+            const crossing = same || this._closed[this._triangleBody[k]] === 0;
+            if (!this._contactNormal(xb, tri, t, this._side[k], interior !== null && crossing ? interior[t / 3] : 0)) {
                 continue;
             }
             const depth =
