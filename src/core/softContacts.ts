@@ -29,6 +29,7 @@ const ROOM_P = 13; // how far the particle, then each corner (ROOM_A, ROOM_B, RO
 const ROOM_A = 14;
 const ROOM_B = 15;
 const ROOM_C = 16;
+const APPROACH = 17; // how fast the contact's two sides approach each other along its normal (m/s)
 
 /**
  * Relative speed (m/s) of two bodies' centres of mass from which they are in an impact, and of a contact's two sides
@@ -147,8 +148,8 @@ export class SoftContacts {
     private readonly _closest = new Float64Array(7);
     private readonly _normal = new Float64Array(3);
     private readonly _push = new Float64Array(3);
-    /** Numbers crossing calls, by the slots `W_P` … `ROOM_C`. */
-    private readonly _scratch = new Float64Array(17);
+    /** Numbers crossing calls, by the slots `W_P` … `APPROACH`. */
+    private readonly _scratch = new Float64Array(18);
     private readonly _basis = new Float64Array(13);
 
     /**
@@ -451,7 +452,11 @@ export class SoftContacts {
             if (!same && this._wrongSide(pb, tb, a, ip, b, ia, ib, ic)) {
                 continue;
             }
-            const impact = !same && this._impact[pb * bodies.length + tb] === 1 && this._approach(a, ip, b, ia, ib, ic) > IMPACT_SPEED;
+            let impact = false;
+            if (!same && this._impact[pb * bodies.length + tb] === 1) {
+                this._approach(a, ip, b, ia, ib, ic);
+                impact = c[APPROACH] > IMPACT_SPEED;
+            }
             this._movable(a, p, 1, W_P, impact);
             this._movable(b, tri[t], -1, K_A, impact);
             this._movable(b, tri[t + 1], -1, K_B, impact);
@@ -460,7 +465,7 @@ export class SoftContacts {
                 c[W_P] > 0 &&
                 !b.sleeping &&
                 (impact
-                    ? heldCorner(c[K_A], closest[4]) && heldCorner(c[K_B], closest[5]) && heldCorner(c[K_C], closest[6])
+                    ? (closest[4] === 0 || c[K_A] === 0) && (closest[5] === 0 || c[K_B] === 0) && (closest[6] === 0 || c[K_C] === 0)
                     : c[ROOM_A] * closest[4] + c[ROOM_B] * closest[5] + c[ROOM_C] * closest[6] < HELD_ROOM);
             c[K_A] *= closest[4];
             c[K_B] *= closest[5];
@@ -481,12 +486,16 @@ export class SoftContacts {
             this._contactNormals[3 * k + 2] = normal[2];
             this._touched[pb * bodies.length + tb] = 1;
             c[DENOMINATOR] = denominator;
-            const lambda = impact ? depth / denominator : this._clampToRoom(xa, ip, xb, ia, ib, ic, depth);
+            c[DEPTH] = depth;
+            if (impact) {
+                c[LAMBDA] = depth / denominator;
+            } else {
+                this._clampToRoom(xa, ip, xb, ia, ib, ic);
+            }
+            const lambda = c[LAMBDA];
             if (!(lambda > 0)) {
                 continue;
             }
-            c[LAMBDA] = lambda;
-            c[DEPTH] = depth;
             moveContact(xa, ip, xb, ia, ib, ic, c, normal);
             addImpulse(a, b, p, ia, ib, ic, closest, c, normal);
             if (wp * lambda > a.contactResidual[p]) {
@@ -570,7 +579,8 @@ export class SoftContacts {
     private _movable(body: SoftBody, p: number, sign: number, slot: number, impact: boolean): void {
         const w = body.inverseMasses[p];
         let movable = !body.sleeping && w > 0;
-        let room = Infinity;
+        const roomSlot = slot + ROOM_P - W_P;
+        this._scratch[roomSlot] = Infinity;
         if (movable && body.tethers.enabled && body.tethers.count > 0) {
             const push = this._push;
             push[0] = sign * this._normal[0];
@@ -586,11 +596,10 @@ export class SoftContacts {
                 const into = -(v[k] * push[0] + v[k + 1] * push[1] + v[k + 2] * push[2]);
                 movable = into > body.sleepVelocity || !particleHeld(body, p, push, this._basis);
             } else {
-                room = body.tethers.room(body.positions, p, push);
+                body.tethers.room(body.positions, p, push, this._scratch, roomSlot);
             }
         }
         this._scratch[slot] = movable ? w : 0;
-        this._scratch[slot + ROOM_P - W_P] = room;
     }
 
     /**
@@ -626,9 +635,9 @@ export class SoftContacts {
 
     /**
      * How fast (m/s) the particle at `ip` of body `a` and the closest point of the triangle at `ia`, `ib`, `ic` of body
-     * `b` approach each other along the contact normal, at the substep's start velocities.
+     * `b` approach each other along the contact normal, at the substep's start velocities, into `_scratch[APPROACH]`.
      */
-    private _approach(a: SoftBody, ip: number, b: SoftBody, ia: number, ib: number, ic: number): number {
+    private _approach(a: SoftBody, ip: number, b: SoftBody, ia: number, ib: number, ic: number): void {
         const va = a.velocities;
         const vb = b.velocities;
         const closest = this._closest;
@@ -637,26 +646,27 @@ export class SoftContacts {
         for (let d = 0; d < 3; d++) {
             separating += normal[d] * (va[ip + d] - closest[4] * vb[ia + d] - closest[5] * vb[ib + d] - closest[6] * vb[ic + d]);
         }
-        return -separating;
+        this._scratch[APPROACH] = -separating;
     }
 
     /**
      * The contact's multiplier when each side moves along its push only as far as its tethers let it (the rooms in
      * `_scratch`): a side that would move farther moves to its limit now and holds, and the others close the rest.
-     * Leaves the weights of the sides still free in `_scratch` (`W_P`, `K_A` …) and their generalised inverse mass in
-     * `DENOMINATOR`, and returns the multiplier (0 when nothing is left free).
+     * Reads the depth from `DEPTH`; leaves the weights of the sides still free in `_scratch` (`W_P`, `K_A` …), their
+     * generalised inverse mass in `DENOMINATOR` and the multiplier in `LAMBDA` (0 when nothing is left free).
      */
-    private _clampToRoom(xa: Float64Array, ip: number, xb: Float64Array, ia: number, ib: number, ic: number, depth: number): number {
+    private _clampToRoom(xa: Float64Array, ip: number, xb: Float64Array, ia: number, ib: number, ic: number): void {
         const c = this._scratch;
         const closest = this._closest;
         const normal = this._normal;
-        let left = depth;
+        let left = c[DEPTH];
+        c[LAMBDA] = 0;
         // Each round holds at least one more side; four sides, so a fifth round only computes what is left.
         for (let round = 0; round < 4; round++) {
             const denominator = c[W_P] + c[K_A] * closest[4] + c[K_B] * closest[5] + c[K_C] * closest[6];
             c[DENOMINATOR] = denominator;
             if (!(denominator > 0) || !(left > 0)) {
-                return 0;
+                return;
             }
             const lambda = left / denominator;
             let clamped = false;
@@ -684,12 +694,13 @@ export class SoftContacts {
                 }
             }
             if (!clamped) {
-                return lambda;
+                c[LAMBDA] = lambda;
+                return;
             }
         }
         const denominator = c[W_P] + c[K_A] * closest[4] + c[K_B] * closest[5] + c[K_C] * closest[6];
         c[DENOMINATOR] = denominator;
-        return denominator > 0 && left > 0 ? left / denominator : 0;
+        c[LAMBDA] = denominator > 0 && left > 0 ? left / denominator : 0;
     }
 
     /**
@@ -1123,14 +1134,6 @@ function addImpulse(
         ja[k] += onParticle * d[k];
         jb[k] += onTriangle * d[k];
     }
-}
-
-/**
- * Whether a corner of a triangle in an impact's contact (its inverse mass `movable` there, its barycentric weight
- * `weight`) holds: it does not weigh in the contact, or its tethers hold it.
- */
-function heldCorner(movable: number, weight: number): boolean {
-    return weight === 0 || movable === 0;
 }
 
 /** +1 when `body`'s triangles wind with `(b − a) × (c − a)` outwards (positive enclosed volume at rest), −1 inwards, 0 flat. */

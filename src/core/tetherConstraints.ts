@@ -244,9 +244,10 @@ export class TetherConstraints {
 
     /**
      * How far particle `particle` may move along the unit vector `direction` before one of its tethers reaches its
-     * length (0 when one already has and the move would stretch it further; Infinity for a particle without tethers).
+     * length (0 when one already has and the move would stretch it further; Infinity for a particle without tethers),
+     * into `out[slot]` (a number returned from a call the JIT does not inline is boxed on the heap).
      */
-    public room(x: Float64Array, particle: number, direction: Float64Array): number {
+    public room(x: Float64Array, particle: number, direction: Float64Array, out: Float64Array, slot: number): void {
         const i = 3 * particle;
         let room = Infinity;
         for (let rank = 0; rank < TETHER_ANCHORS; rank++) {
@@ -264,13 +265,14 @@ export class TetherConstraints {
             const discriminant = along * along - (ux * ux + uy * uy + uz * uz - limit * limit);
             const s = discriminant > 0 ? -along + Math.sqrt(discriminant) : 0;
             if (!(s > 0)) {
-                return 0;
+                room = 0;
+                break;
             }
             if (s < room) {
                 room = s;
             }
         }
-        return room;
+        out[slot] = room;
     }
 
     /** The pin that particle `particle`'s first tether ties it to, or the particle itself when it has none. */

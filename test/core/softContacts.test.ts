@@ -196,7 +196,7 @@ describe("a jelly dropped into a hammock", () => {
         [5, 0.3],
         [20, 1],
         [50, 1],
-    ])("a %d kg jelly dropped %d m into a 1.2 m, 0.5 kg hammock stays above the cloth and comes to rest on it", (kg, drop) => {
+    ])("a %d kg jelly released %d m above a 1.2 m, 0.5 kg hammock stays above the cloth and comes to rest on it", (kg, drop) => {
         // 24² quads, 1 cm thick, pinned by its corners, settled first; the jelly starts 3 mm over the hammock's top
         // and `drop` higher. Up to 100 times the cloth's mass: the tethers hold the particles under the jelly, and an
         // impact yields (see `softContacts.ts`; with a held support only, a 2 kg jelly dropped 1 m bounced off the
@@ -222,7 +222,7 @@ describe("a jelly dropped into a hammock", () => {
         const speed = new Float64Array(3);
         jelly.getLinearVelocity(speed);
         console.log(
-            `${kg} kg jelly dropped ${drop} m into the hammock: lowest ${(lowestAbove * 1000).toFixed(1)} mm above the cloth, ` +
+            `${kg} kg jelly released ${drop} m above the hammock: lowest ${(lowestAbove * 1000).toFixed(1)} mm above the cloth, ` +
                 `${(end * 1000).toFixed(1)} mm at the end, ${(Math.hypot(speed[0], speed[1], speed[2]) * 1000).toFixed(1)} mm/s, ` +
                 `pins ${((100 * force) / weight).toFixed(2)} % of the weight, cloth ×${stretch.toFixed(3)}, off centre ${offCentre(jelly).toFixed(3)} m`,
         );
