@@ -1,5 +1,6 @@
 import { closestPointOnTriangle } from "./closestPointOnTriangle.js";
 import { ContactKind } from "./contactKind.js";
+import { enclosedVolume } from "./enclosedVolume.js";
 import { particleHeld } from "./heldContacts.js";
 import { ParticleHash } from "./particleHash.js";
 import type { SoftBody } from "./softBody.js";
@@ -219,7 +220,10 @@ export class SoftContacts {
         this._materials = new Float64Array(3 * n);
         this._active = new Uint8Array(n);
         this._restGap = Float64Array.from(bodies, (body) => restGap(body, this._cellSize));
-        this._closed = Int8Array.from(bodies, (body, i) => (this._surfaces[i] !== null ? surfaceOrientation(body) : 0));
+        // A closed surface's enclosed volume is positive at rest when its triangles wind outwards.
+        this._closed = Int8Array.from(bodies, (body, i) =>
+            this._surfaces[i] !== null ? Math.sign(enclosedVolume(body.triangles, body.restPositions)) : 0,
+        );
         this._centres = new Float64Array(6 * n);
         this._impact = new Uint8Array(n * n);
     }
@@ -1134,23 +1138,6 @@ function addImpulse(
         ja[k] += onParticle * d[k];
         jb[k] += onTriangle * d[k];
     }
-}
-
-/** +1 when `body`'s triangles wind with `(b − a) × (c − a)` outwards (positive enclosed volume at rest), −1 inwards, 0 flat. */
-function surfaceOrientation(body: SoftBody): number {
-    const x = body.restPositions;
-    const tri = body.triangles;
-    let volume = 0;
-    for (let t = 0; t < tri.length; t += 3) {
-        const a = 3 * tri[t];
-        const b = 3 * tri[t + 1];
-        const c = 3 * tri[t + 2];
-        volume +=
-            x[a] * (x[b + 1] * x[c + 2] - x[b + 2] * x[c + 1]) +
-            x[a + 1] * (x[b + 2] * x[c] - x[b] * x[c + 2]) +
-            x[a + 2] * (x[b] * x[c + 1] - x[b + 1] * x[c]);
-    }
-    return volume > 0 ? 1 : volume < 0 ? -1 : 0;
 }
 
 /**
