@@ -36,9 +36,9 @@ const APPROACH = 17; // how fast the contact's two sides approach each other alo
  * Relative speed (m/s) of two bodies' centres of mass from which they are in an impact, and of a contact's two sides
  * from which a contact in an impact yields (see {@link SoftContacts}).
  */
-export const IMPACT_SPEED = 0.5;
+const IMPACT_SPEED = 0.5;
 /** Relative speed (m/s) of two bodies' centres of mass under which an impact between them is over. */
-export const IMPACT_END_SPEED = 0.05;
+const IMPACT_END_SPEED = 0.05;
 /** Tether room (m) under which a triangle's corners count as held (see {@link SoftContacts}). */
 const HELD_ROOM = 1e-4;
 
@@ -66,9 +66,9 @@ const MAX_CELL_SPAN = 16;
  *   the pins behind it and they take the load (a 0.5 kg hammock holds a 50 kg jelly, as the held solve against
  *   colliders holds a crate). A particle resting on a triangle whose corners are all held keeps no velocity away from
  *   it beyond the pins' own ({@link settle}), and its friction is measured against the pins' motion.
- * - Impacts yield: two bodies whose centres of mass meet faster than {@link IMPACT_SPEED} are in an impact until
- *   they move together (slower than {@link IMPACT_END_SPEED} relative to each other). Meanwhile a contact whose
- *   sides approach faster than {@link IMPACT_SPEED} moves both sides by their inverse masses, and a tether-held
+ * - Impacts yield: two bodies whose centres of mass meet faster than `IMPACT_SPEED` (0.5 m/s) are in an impact until
+ *   they move together (slower than `IMPACT_END_SPEED`, 0.05 m/s, relative to each other). Meanwhile a contact whose
+ *   sides approach faster than `IMPACT_SPEED` moves both sides by their inverse masses, and a tether-held
  *   particle is firm only while it does not move into the contact faster than its body's sleep speed. A held
  *   support would stop the body's surface dead and give its elastic energy back as a bounce (a 2 kg jelly dropped
  *   1 m onto the held hammock jumped off it); yielding, the cloth takes the impact as real cloth does.
