@@ -123,8 +123,12 @@ export class SoftContacts {
     private _bounds = new Float64Array(0);
     /** Per pair of body slots (`i × bodies + j`): whether it may touch this substep. */
     private _pairs = new Uint8Array(0);
-    /** Per pair of body slots: whether they touched in the current step (see {@link partnersReady}). */
+    /** Per pair of body slots: whether they touched in the current step (see {@link islandReady}). */
     private _touched = new Uint8Array(0);
+    /** Per body slot: whether {@link islandReady} reached it. */
+    private _islandSeen = new Uint8Array(0);
+    /** Body slots {@link islandReady} reached, in the order it reached them. */
+    private _islandQueue = new Int32Array(0);
     /** Per body slot: whether any of its pairs may touch. */
     private _active = new Uint8Array(0);
     private _cellSize = 1;
@@ -217,6 +221,8 @@ export class SoftContacts {
         this._bounds = new Float64Array(6 * n);
         this._pairs = new Uint8Array(n * n);
         this._touched = new Uint8Array(n * n);
+        this._islandSeen = new Uint8Array(n);
+        this._islandQueue = new Int32Array(n);
         this._materials = new Float64Array(3 * n);
         this._active = new Uint8Array(n);
         this._restGap = Float64Array.from(bodies, (body) => restGap(body, this._cellSize));
@@ -229,8 +235,8 @@ export class SoftContacts {
     }
 
     /**
-     * At the start of a step: forgets which bodies touched in the last step (see {@link partnersReady}), and wakes
-     * every sleeping body that an awake one moving faster than its sleep speed may reach within the step (`dt` from
+     * At the start of a step: forgets which bodies touched in the last step (see {@link islandReady}), and wakes
+     * every sleeping body that an awake one not ready to sleep may reach within the step (`dt` from
      * the context), as a collider moving near it does.
      */
     public wakeNear(bodies: readonly SoftBody[], context: SubstepContext): void {
@@ -266,8 +272,9 @@ export class SoftContacts {
             }
             for (let a = 0; a < n; a++) {
                 const mover = bodies[a];
-                // `_slowTime` is 0 after a step faster than the sleep speed: a body resting on a sleeper lets it sleep.
-                if (!mover.sleeping && mover._slowTime === 0 && pairAllowed(mover, sleeper) && overlaps(bounds, a, s)) {
+                // Not only a moving body: one just woken under a sleeper (a hammock a second jelly landed in, the first
+                // asleep in it) must carry the sleeper's weight again. One ready to sleep lets it sleep.
+                if (!mover.sleeping && !readyToSleep(mover) && pairAllowed(mover, sleeper) && overlaps(bounds, a, s)) {
                     sleeper._wakeRequested = true;
                     break;
                 }
@@ -753,17 +760,34 @@ export class SoftContacts {
     }
 
     /**
-     * Whether every other body that body slot `b` touched in this step is asleep or ready to sleep (`readyToSleep`): then it may
-     * fall asleep with them.
+     * Whether every awake body that body slot `b` reaches through this step's contacts (its partners, their partners
+     * and so on) is ready to sleep (`readyToSleep`): then it may fall asleep with them. A body that slept while a body
+     * it rests on stayed awake would stop loading it (a jelly asleep in a hammock that a second jelly keeps awake: the
+     * pins carried the hammock and the second jelly only).
      */
-    public partnersReady(bodies: readonly SoftBody[], b: number): boolean {
+    public islandReady(bodies: readonly SoftBody[], b: number): boolean {
         const n = bodies.length;
-        for (let j = 0; j < n; j++) {
-            if (j !== b && (this._touched[b * n + j] === 1 || this._touched[j * n + b] === 1)) {
+        const seen = this._islandSeen;
+        const queue = this._islandQueue;
+        seen.fill(0);
+        seen[b] = 1;
+        queue[0] = b;
+        let end = 1;
+        for (let next = 0; next < end; next++) {
+            const i = queue[next];
+            for (let j = 0; j < n; j++) {
+                if (seen[j] === 1 || (this._touched[i * n + j] === 0 && this._touched[j * n + i] === 0)) {
+                    continue;
+                }
+                seen[j] = 1;
                 const partner = bodies[j];
-                if (!partner.sleeping && !readyToSleep(partner)) {
+                if (partner.sleeping) {
+                    continue;
+                }
+                if (!readyToSleep(partner)) {
                     return false;
                 }
+                queue[end++] = j;
             }
         }
         return true;

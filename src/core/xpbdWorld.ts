@@ -604,15 +604,15 @@ export class XpbdWorld {
     }
 
     /**
-     * Puts to sleep the bodies slow for their sleep time whose soft contact partners of the step are asleep or ready
-     * too: bodies resting on each other sleep together (one falling asleep alone would stop under the other, which
-     * would then move, wake it, and so on).
+     * Puts to sleep the bodies slow for their sleep time whose soft contact islands of the step (partners, their
+     * partners …) are asleep or ready too: bodies resting on each other sleep together (one falling asleep alone would
+     * stop loading the other, or stop under it, which would then move, wake it, and so on).
      */
     private _sleepReady(): void {
         const bodies = this.bodies;
         for (let b = 0; b < bodies.length; b++) {
             const body = bodies[b];
-            if (body.sleeping || !readyToSleep(body) || !this.softContacts.partnersReady(bodies, b)) {
+            if (body.sleeping || !readyToSleep(body) || !this.softContacts.islandReady(bodies, b)) {
                 continue;
             }
             this._fallAsleep(body);

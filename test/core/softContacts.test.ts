@@ -287,6 +287,50 @@ function offCentre(body: SoftBody): number {
     return Math.hypot(x, z);
 }
 
+describe("sleep in a pile", () => {
+    /** Steps `world` until every one of `bodies` sleeps, `seconds` at most; returns whether they all do. */
+    function untilAsleep(world: XpbdWorld, bodies: SoftBody[], seconds: number): boolean {
+        for (let s = 0; s < Math.round(seconds * 60); s++) {
+            world.step(DT);
+            if (bodies.every((body) => body.sleeping)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A 0.25 m, 1 kg jelly whose bottom is 5 mm above the highest point of `cloth`, centred at `x`, z = 0. */
+    function jellyOn(cloth: SoftBody, x: number): SoftBody {
+        let top = -Infinity;
+        for (let i = 1; i < cloth.positions.length; i += 3) {
+            top = Math.max(top, cloth.positions[i]);
+        }
+        return tetBlock([0.25, 0.25, 0.25], [x, top + 0.005 + 0.125, 0], { mass: 1, resolution: 3 });
+    }
+
+    test("a jelly landing at one end of a hammock wakes the jelly asleep at the other, which goes on loading the pins", () => {
+        const { world, cloth } = cornerPinnedHammock(1.2);
+        const first = jellyOn(cloth, -0.35);
+        world.addBody(first);
+        expect(untilAsleep(world, [cloth, first], 8)).toBe(true);
+        // Out of the first jelly's reach: it is woken by the hammock it lies in, which the second one wakes.
+        const second = jellyOn(cloth, 0.35);
+        world.addBody(second);
+        let firstWoke = false;
+        for (let s = 0; s < 30; s++) {
+            world.step(DT);
+            firstWoke = firstWoke || !first.sleeping;
+        }
+        expect(firstWoke).toBe(true);
+        expect(untilAsleep(world, [cloth, first, second], 10)).toBe(true);
+        // Asleep, the pins carry the mean load of the time the bodies came to rest in: the hammock and both jellies.
+        const lift = meanPinLift(world, cloth);
+        console.log(`sleep in a pile: pins ${lift.toFixed(2)} N for ${(2.5 * 9.81).toFixed(2)} N`);
+        expect(lift / (2.5 * 9.81)).toBeGreaterThan(0.98);
+        expect(lift / (2.5 * 9.81)).toBeLessThan(1.02);
+    });
+});
+
 describe("a jelly in a taut hammock", () => {
     /** A 1.2 m, 0.5 kg hammock of 20² quads pinned flat by its corners at 1.2 m (it sags 2 cm), settled for 3 s. */
     function tautHammock(): { world: XpbdWorld; cloth: SoftBody } {
